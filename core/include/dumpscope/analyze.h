@@ -1,0 +1,45 @@
+#pragma once
+
+#include "dumpscope/result.h"
+#include "dumpscope/schema.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace dumpscope {
+
+struct AnalyzeOptions {
+    std::shared_ptr<const Schema> schema; // null: the default schema
+    std::optional<std::set<std::uint64_t>> steps; // only these steps (null: all found)
+    unsigned threads = 0;                 // 0: one per core
+};
+
+// Called after each buffer pair is compared, possibly from a worker thread but never from two
+// threads at once. `result` is the finished buffer (index into Analysis::buffers). Return false
+// to cancel: the analysis then stops as soon as possible and is marked cancelled.
+using ProgressFn = std::function<bool(std::size_t index, const BufferResult& result,
+                                      std::size_t done, std::size_t total)>;
+
+// Scans both runs, compares every buffer pair and derives the matrix and the verdict.
+// Never throws for bad input: every problem lands in a BufferResult, errorA/B or warnings.
+Analysis analyze(const std::filesystem::path& runA, const std::filesystem::path& runB,
+                 const AnalyzeOptions& options = {}, const ProgressFn& progress = {});
+
+// The planned work before any byte is read: Analysis with steps, buffers (names, files, dtypes,
+// statuses only_in_a / only_in_b / equal-pending) and an empty verdict. The GUI shows it as
+// the matrix skeleton; analyze() fills it.
+Analysis plan(const std::filesystem::path& runA, const std::filesystem::path& runB,
+              const AnalyzeOptions& options = {});
+
+// Compares one pair of files (either path may be empty for a one-sided buffer).
+BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem::path& b,
+                          DType dtype);
+
+// Rebuilds Analysis::matrix and Analysis::verdict from Analysis::buffers.
+void summarize(Analysis& analysis);
+
+} // namespace dumpscope

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "dumpscope/dtype.h"
+#include "dumpscope/schema.h"
+#include "dumpscope/stats.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dumpscope {
+
+enum class Status {
+    equal,
+    diverge,
+    length_mismatch,
+    only_in_a,
+    only_in_b,
+    error,
+    missing, // in the schema, but in neither run at this step (never in a BufferResult list)
+};
+std::string_view statusName(Status s);
+// diverge and length_mismatch: the two runs' bytes differ.
+inline bool isDivergent(Status s) { return s == Status::diverge || s == Status::length_mismatch; }
+
+inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
+
+struct BufferResult {
+    std::uint64_t step = 0;
+    std::string group;    // schema group id, or kOtherGroup for unclassified files
+    std::string name;     // schema buffer name; for unclassified files the name's <rest>
+    std::string fileName; // "step_1_h_q_logits.bin"
+    DType dtype = DType::f32; // unclassified files are compared as bytes (u8)
+    Status status = Status::equal;
+    std::string error; // names the file and what is wrong when status == error
+    BufferStats stats; // element counts and hashes always; the rest when the bytes differ
+};
+
+struct GroupCell {
+    std::string group; // group id or kOtherGroup
+    Status status = Status::missing; // diverge > error > one-sided > equal > missing
+    std::vector<std::size_t> buffers; // indices into Analysis::buffers, in schema order
+    std::size_t nDivergent = 0;
+    double maxAbsDelta = 0;
+};
+
+struct StepResult {
+    std::uint64_t step = 0;
+    std::vector<GroupCell> cells; // one per schema group, then "other" when unclassified exist
+};
+
+enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected };
+std::string_view decisionCaseName(DecisionCase c);
+
+struct CulpritRow {
+    std::string group; // id
+    std::string label;
+    bool present = false;                   // any buffer of the group compared at that step
+    std::vector<std::string> divergentBuffers; // names, schema order
+};
+
+struct RootCause {
+    std::optional<std::uint64_t> step;
+    std::vector<std::string> groups;  // divergent groups with no divergent direct upstream group
+    std::vector<std::string> buffers; // divergent buffers in those groups, schema order
+};
+
+struct Verdict {
+    int exitCode = 0;
+    std::optional<std::uint64_t> firstDivergentStep;
+    std::vector<std::string> divergedGroups; // ids, schema order
+    DecisionCase decisionCase = DecisionCase::all_equal;
+    // The reference's "Next-step interpretation" lines for the case (or its all-equal verdict),
+    // exactly as the reference prints them, joined with newlines.
+    std::string text;
+    std::vector<CulpritRow> culprits; // per schema group at the first divergent step
+    RootCause rootCause;
+};
+
+struct Analysis {
+    std::filesystem::path runA, runB;
+    std::shared_ptr<const Schema> schema;
+    std::string errorA, errorB;     // run directory missing / unreadable
+    std::vector<std::uint64_t> steps;   // every step found in either run, ascending
+    std::vector<BufferResult> buffers;  // by step, then schema order, then unclassified by name
+    std::vector<StepResult> matrix;     // one per entry of `steps`
+    std::vector<std::string> unclassified; // file names of unclassified step files
+    std::vector<std::string> warnings;
+    Verdict verdict;
+    bool cancelled = false;
+};
+
+} // namespace dumpscope

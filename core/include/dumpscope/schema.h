@@ -1,0 +1,56 @@
+#pragma once
+
+#include "dumpscope/dtype.h"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dumpscope {
+
+struct BufferSpec {
+    std::string name;  // logical name, e.g. "q_logits"
+    std::string file;  // on-disk basename after "step_<N>_", e.g. "h_q_logits"
+    DType dtype = DType::f32;
+};
+
+struct GroupSpec {
+    std::string id;    // short id used in the decision tree and JSON, e.g. "H"
+    std::string label; // the reference's label, e.g. "H (head fwd outputs)"
+    std::vector<BufferSpec> buffers;
+};
+
+struct Schema {
+    std::string name;
+    std::vector<GroupSpec> groups;
+    // Directed edges (from, to) between group ids: data of `from` feeds `to`.
+    std::vector<std::pair<std::string, std::string>> dataflow;
+
+    // Finds the buffer whose file basename is `rest`; returns (group index, buffer index).
+    std::optional<std::pair<std::size_t, std::size_t>> findFile(const std::string& rest) const;
+    const GroupSpec* group(const std::string& id) const;
+    // Direct upstream groups of `id` in the dataflow.
+    std::vector<std::string> upstreamOf(const std::string& id) const;
+};
+
+// A schema that could not be loaded: names the source, line and column and what is wrong.
+class SchemaError : public std::runtime_error {
+public:
+    SchemaError(const std::string& source, int line, int column, const std::string& what);
+    std::string source;
+    int line = 0;
+    int column = 0;
+};
+
+// The reference script's schema (groups G..K, 31 buffers, dataflow), compiled in.
+const Schema& defaultSchema();
+// The default schema's JSON text, as shipped in resources/schema/default_schema.json.
+std::string_view defaultSchemaJson();
+
+Schema parseSchema(std::string_view json, const std::string& sourceName);
+Schema loadSchemaFile(const std::filesystem::path& path);
+
+} // namespace dumpscope

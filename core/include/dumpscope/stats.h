@@ -1,0 +1,86 @@
+#pragma once
+
+#include "dumpscope/dtype.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace dumpscope {
+
+// One element pair, kept as raw bits so nothing is lost (NaN payloads, -0).
+struct ElementDiff {
+    std::uint64_t index = 0;
+    std::uint64_t bitsA = 0;
+    std::uint64_t bitsB = 0;
+    double absDelta = 0; // |A-B| as double; NaN when either side is NaN
+};
+
+// log10|Δ| per decade: bin d counts |Δ| in [10^d, 10^(d+1)). Differences whose |Δ| is 0
+// (only the sign of zero) or NaN are counted apart. Decades span [kMinDecade, kMaxDecade].
+struct DeltaHistogram {
+    static constexpr int kMinDecade = -330;
+    static constexpr int kMaxDecade = 310;
+    std::vector<std::uint64_t> counts = std::vector<std::uint64_t>(kMaxDecade - kMinDecade + 1);
+    std::uint64_t zero = 0;     // |Δ| == 0: sign of zero only
+    std::uint64_t nan = 0;      // NaN on one or both sides
+    std::uint64_t infinite = 0; // |Δ| is infinite
+    std::uint64_t at(int decade) const { return counts[decade - kMinDecade]; }
+};
+
+// ULP distance per power of two: bin k counts distances in [2^k, 2^(k+1)), k in 0..63.
+struct UlpHistogram {
+    std::array<std::uint64_t, 64> counts{};
+    std::uint64_t undefined = 0; // NaN on a side: no ULP distance
+};
+
+struct BufferStats {
+    std::uint64_t nA = 0, nB = 0; // element counts
+    std::uint64_t nDiff = 0;      // differing elements over min(nA, nB)
+    std::optional<std::uint64_t> firstDiff, lastDiff;
+    double maxAbsDelta = 0;
+    std::optional<std::uint64_t> maxAbsDeltaIndex;
+    double maxRelDelta = 0; // |Δ| / max(|a|,|b|)
+    std::uint64_t maxUlp = 0;
+    std::uint64_t nanA = 0, nanB = 0, infA = 0, infB = 0;
+    std::uint64_t signedZeroDiffs = 0; // differences that are only +0 vs -0
+    std::uint64_t hashA = 0, hashB = 0; // XXH3-64 of each side's bytes
+    std::vector<ElementDiff> firstDiffs;   // first kKeep differing elements, by index
+    std::vector<ElementDiff> largestDiffs; // kKeep largest |Δ|, largest first
+    DeltaHistogram deltaHistogram;
+    UlpHistogram ulpHistogram;
+
+    static constexpr std::size_t kKeep = 16;
+};
+
+// Streams both sides of a buffer pair chunk by chunk and accumulates BufferStats over all
+// elements. Chunks must hold whole elements; the common prefix of both sides is compared,
+// and bytes beyond it are only hashed and counted (length mismatch).
+class StatsAccumulator {
+public:
+    explicit StatsAccumulator(DType dtype);
+    ~StatsAccumulator();
+    StatsAccumulator(const StatsAccumulator&) = delete;
+    StatsAccumulator& operator=(const StatsAccumulator&) = delete;
+
+    // Bytes of A and B at the same element offset; `base` is the index of the first element.
+    void addPair(const unsigned char* a, const unsigned char* b, std::size_t nElements,
+                 std::uint64_t base);
+    // Bytes present on one side only (the tail of the longer file).
+    void addTailA(const unsigned char* a, std::size_t nElements);
+    void addTailB(const unsigned char* b, std::size_t nElements);
+    BufferStats finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Convenience over in-memory buffers (tests, benchmarks). Sizes in bytes must be multiples
+// of the element size.
+BufferStats compareMemory(DType dtype, const void* a, std::size_t bytesA, const void* b,
+                          std::size_t bytesB);
+
+} // namespace dumpscope

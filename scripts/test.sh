@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# README command 2: set up, build, and run every test (GUI tests run offscreen).
+#   scripts/test.sh              the whole suite
+#   scripts/test.sh --sanitize   the same, built with ASan + UBSan in build-sanitize/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+build_dir=${BUILD_DIR:-$root/build}
+cmake_args=()
+if [ "${1:-}" = "--sanitize" ]; then
+    build_dir=${BUILD_DIR:-$root/build-sanitize}
+    cmake_args+=(-DDUMPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DDUMPSCOPE_BENCH=OFF)
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+    shift
+fi
+BUILD_DIR=$build_dir "$root/scripts/build.sh" "${cmake_args[@]}"
+export QT_QPA_PLATFORM=offscreen
+cd "$build_dir"
+ctest --output-on-failure -j "$(nproc)" "$@"

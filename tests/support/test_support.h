@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dumpscope::test {
+
+// A fresh directory under the system temp dir, removed (with everything in it) on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+    std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+void writeBytes(const std::filesystem::path& file, const void* data, std::size_t size);
+void writeText(const std::filesystem::path& file, const std::string& text);
+
+template <typename T>
+void writeArray(const std::filesystem::path& file, const std::vector<T>& values) {
+    writeBytes(file, values.data(), values.size() * sizeof(T));
+}
+
+// Writes `dir/step_<step>_<rest>.bin` (creating dir) holding `values`.
+template <typename T>
+std::filesystem::path writeDump(const std::filesystem::path& dir, std::uint64_t step,
+                                const std::string& rest, const std::vector<T>& values) {
+    std::filesystem::create_directories(dir);
+    auto file = dir / ("step_" + std::to_string(step) + "_" + rest + ".bin");
+    writeArray(file, values);
+    return file;
+}
+
+float floatFromBits(std::uint32_t bits);
+std::uint32_t bitsOfFloat(float f);
+
+struct ProcessResult {
+    int exitCode = -1; // -1 when it did not exit normally
+    std::string out;
+    std::string err;
+};
+// Runs `argv` (argv[0] a path) with stdin closed and returns its stdout, stderr and exit code.
+// `env` entries "NAME=value" are added to the environment. Kills it after `timeoutSeconds`.
+ProcessResult runProcess(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& env = {}, int timeoutSeconds = 120);
+
+// ../shared beside the checkout, or empty when it is absent (tests then GTEST_SKIP visibly).
+std::filesystem::path sharedDir();
+// Unpacks ../shared/samples/NAME (a .tar.xz) into `into`; false when absent or tar fails.
+bool unpackSample(const std::string& name, const std::filesystem::path& into);
+
+} // namespace dumpscope::test
