@@ -3,6 +3,7 @@
 #include "dumpscope/result.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace dumpscope {

@@ -1,0 +1,8 @@
+#include "dumpscope/report.h"
+
+namespace dumpscope {
+
+// Link stub so the CLI can call it while the writer is implemented.
+std::string reportHtml(const Analysis&) { return {}; }
+
+} // namespace dumpscope
