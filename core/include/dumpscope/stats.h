@@ -2,7 +2,10 @@
 
 #include "dumpscope/dtype.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,6 +38,17 @@ struct UlpHistogram {
     std::array<std::uint64_t, 64> counts{};
     std::uint64_t undefined = 0; // NaN on a side: no ULP distance
 };
+
+// The bin of one difference in each histogram. Shared by StatsAccumulator and the GUI's
+// "elements of this bar" filter, so that a bar always holds exactly the elements it counts.
+// deltaDecade: for a finite |Δ| > 0, the decade d with |Δ| in [10^d, 10^(d+1)), clamped to the
+// histogram's range (|Δ| == 0, NaN and Inf go to DeltaHistogram's separate counts).
+inline int deltaDecade(double absDelta) {
+    int d = static_cast<int>(std::floor(std::log10(absDelta)));
+    return std::clamp(d, DeltaHistogram::kMinDecade, DeltaHistogram::kMaxDecade);
+}
+// ulpBin: for a distance >= 1, the k with distance in [2^k, 2^(k+1)).
+inline int ulpBin(std::uint64_t ulp) { return std::bit_width(ulp) - 1; }
 
 struct BufferStats {
     std::uint64_t nA = 0, nB = 0; // element counts
