@@ -1,8 +1,164 @@
+// The --json document (issue 2 section 6). Keys come in a fixed, readable order (ordered_json).
+// Two rules keep it valid for every input: non-finite numbers are the strings "nan", "inf",
+// "-inf", and every string from outside (paths, names, messages) goes through validUtf8, which
+// shows bytes that are not UTF-8 as the text "\xNN".
+
 #include "dumpscope/report.h"
+#include "dumpscope/version.h"
+
+#include "report_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
 
 namespace dumpscope {
 
-// Link stub so the CLI can call it while the writer is implemented.
-std::string reportJson(const Analysis&) { return {}; }
+namespace {
+
+using Json = nlohmann::ordered_json;
+using report::validUtf8;
+
+Json number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    return v;
+}
+
+Json optionalIndex(const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json strings(const std::vector<std::string>& list) {
+    Json out = Json::array();
+    for (const auto& s : list) out.push_back(validUtf8(s));
+    return out;
+}
+
+Json nullIfEmpty(const std::string& s) { return s.empty() ? Json(nullptr) : Json(validUtf8(s)); }
+
+// An element as a JSON number: integers exactly (i64/u64 do not fit a double), floats as their
+// value, non-finite ones as strings.
+Json elementValue(DType t, std::uint64_t bits) {
+    if (isFloat(t)) return number(bitsToDouble(t, bits));
+    if (!isSignedInt(t)) return bits;
+    const unsigned shift = static_cast<unsigned>(64 - 8 * dtypeSize(t));
+    return static_cast<std::int64_t>(bits << shift) >> shift;
+}
+
+Json diffs(DType t, const std::vector<ElementDiff>& list) {
+    Json out = Json::array();
+    for (const auto& d : list) {
+        out.push_back({{"index", d.index},
+                       {"a", elementValue(t, d.bitsA)},
+                       {"b", elementValue(t, d.bitsB)},
+                       {"a_bits", formatBits(t, d.bitsA)},
+                       {"b_bits", formatBits(t, d.bitsB)},
+                       {"abs_delta", number(d.absDelta)}});
+    }
+    return out;
+}
+
+Json histograms(const BufferStats& s) {
+    Json decades = Json::array();
+    for (int d = DeltaHistogram::kMinDecade; d <= DeltaHistogram::kMaxDecade; ++d)
+        if (const auto count = s.deltaHistogram.at(d)) decades.push_back({{"decade", d}, {"count", count}});
+    Json ulp = Json::array();
+    for (unsigned k = 0; k < 64; ++k)
+        if (const auto count = s.ulpHistogram.counts[k])
+            ulp.push_back({{"bin", k}, {"from", std::uint64_t{1} << k}, {"count", count}});
+    return {{"log10_abs_delta",
+             {{"bins", decades},
+              {"zero", s.deltaHistogram.zero},
+              {"nan", s.deltaHistogram.nan},
+              {"infinite", s.deltaHistogram.infinite}}},
+            {"ulp", {{"bins", ulp}, {"undefined", s.ulpHistogram.undefined}}}};
+}
+
+Json buffer(const BufferResult& b) {
+    const auto& s = b.stats;
+    return {{"name", validUtf8(b.name)},
+            {"file", validUtf8(b.fileName)},
+            {"dtype", dtypeName(b.dtype)},
+            {"status", statusName(b.status)},
+            {"n_a", s.nA},
+            {"n_b", s.nB},
+            {"n_diff", s.nDiff},
+            {"first_diff", optionalIndex(s.firstDiff)},
+            {"last_diff", optionalIndex(s.lastDiff)},
+            {"max_abs_delta", number(s.maxAbsDelta)},
+            {"max_abs_delta_index", optionalIndex(s.maxAbsDeltaIndex)},
+            {"max_rel_delta", number(s.maxRelDelta)},
+            {"max_ulp", s.maxUlp},
+            {"nan_a", s.nanA},
+            {"nan_b", s.nanB},
+            {"inf_a", s.infA},
+            {"inf_b", s.infB},
+            {"signed_zero_diffs", s.signedZeroDiffs},
+            {"hash_a", report::hex16(s.hashA)},
+            {"hash_b", report::hex16(s.hashB)},
+            {"error", nullIfEmpty(b.error)},
+            {"first_diffs", diffs(b.dtype, s.firstDiffs)},
+            {"largest_diffs", diffs(b.dtype, s.largestDiffs)},
+            {"histograms", histograms(s)}};
+}
+
+Json steps(const Analysis& analysis) {
+    Json out = Json::array();
+    for (const auto& step : analysis.matrix) {
+        Json groups = Json::array();
+        for (const auto& cell : step.cells) {
+            Json buffers = Json::array();
+            for (std::size_t i : cell.buffers)
+                if (i < analysis.buffers.size()) buffers.push_back(buffer(analysis.buffers[i]));
+            groups.push_back({{"id", validUtf8(cell.group)},
+                              {"status", statusName(cell.status)},
+                              {"n_divergent", cell.nDivergent},
+                              {"max_abs_delta", number(cell.maxAbsDelta)},
+                              {"buffers", std::move(buffers)}});
+        }
+        out.push_back({{"step", step.step}, {"groups", std::move(groups)}});
+    }
+    return out;
+}
+
+Json culprits(const Verdict& v) {
+    Json out = Json::array();
+    for (const auto& row : v.culprits)
+        out.push_back({{"group", validUtf8(row.group)},
+                       {"label", validUtf8(row.label)},
+                       {"present", row.present},
+                       {"divergent_buffers", strings(row.divergentBuffers)}});
+    return out;
+}
+
+} // namespace
+
+std::string reportJson(const Analysis& analysis) {
+    const Verdict& v = analysis.verdict;
+    Json doc = {
+        {"tool", "dumpscope"},
+        {"version", version()},
+        {"run_a", validUtf8(report::pathBytes(analysis.runA))},
+        {"run_b", validUtf8(report::pathBytes(analysis.runB))},
+        {"schema", analysis.schema ? Json(validUtf8(analysis.schema->name)) : Json(nullptr)},
+        {"exit_code", v.exitCode},
+        {"cancelled", analysis.cancelled},
+        {"first_divergent_step", optionalIndex(v.firstDivergentStep)},
+        {"diverged_groups", strings(v.divergedGroups)},
+        {"decision", {{"case", decisionCaseName(v.decisionCase)}, {"text", validUtf8(v.text)}}},
+        {"root_cause",
+         {{"step", optionalIndex(v.rootCause.step)},
+          {"groups", strings(v.rootCause.groups)},
+          {"buffers", strings(v.rootCause.buffers)}}},
+        {"culprits", culprits(v)},
+        {"steps", steps(analysis)},
+        {"unclassified", strings(analysis.unclassified)},
+        {"warnings", strings(analysis.warnings)},
+        {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},
+    };
+    // Every string is valid UTF-8 by now; strict mode would throw if one were not, which is
+    // what we want to hear about in tests rather than silently emit U+FFFD.
+    return doc.dump(2) + "\n";
+}
 
 } // namespace dumpscope

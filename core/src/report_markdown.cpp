@@ -1,8 +1,199 @@
+// A Markdown summary meant to be pasted into a GitHub issue: short, tables that render, names
+// that cannot break the layout. Names go in code spans (so `_` and `*` stay literal and `<`
+// is not HTML); inside table cells `|` is escaped as `\|`, which GFM honours even in code.
+
 #include "dumpscope/report.h"
+#include "dumpscope/version.h"
+
+#include "report_common.h"
+#include "report_text.h"
+
+#include <algorithm>
+#include <string_view>
 
 namespace dumpscope {
 
-// Link stub so the CLI can call it while the writer is implemented.
-std::string reportMarkdown(const Analysis&) { return {}; }
+namespace {
+
+using report::displayText;
+
+// A code span holding `s` literally: the fence is one backtick longer than the longest run of
+// backticks inside, padded with spaces when the text starts or ends with one (CommonMark).
+std::string code(std::string_view raw, bool inTable) {
+    std::string s = displayText(raw);
+    if (inTable) {
+        std::string escaped;
+        for (char c : s) {
+            if (c == '|') escaped += '\\';
+            escaped += c;
+        }
+        s = std::move(escaped);
+    }
+    std::size_t longest = 0, run = 0;
+    for (char c : s) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = s.empty() || s.front() == '`' || s.back() == '`';
+    return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+}
+
+std::string joinCode(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + code(n, false);
+    return out.empty() ? "none" : out;
+}
+
+// Plain text outside code spans: a message may contain Markdown or HTML syntax. A backslash
+// before ASCII punctuation is always a literal in CommonMark. Characters that only matter at
+// the start of a line (list and heading markers) are escaped there only, so paths in messages
+// stay readable in the raw text.
+std::string plain(std::string_view raw) {
+    static constexpr std::string_view kInline = "\\`*_{}[]<>|&~#!";
+    const std::string text = displayText(raw);
+    std::string out;
+    bool allDigits = true;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool listMarker = (i == 0 && (c == '-' || c == '+' || c == '=')) ||
+                                (i > 0 && allDigits && (c == '.' || c == ')'));
+        if (kInline.find(c) != std::string_view::npos || listMarker) out += '\\';
+        out += c;
+        allDigits = allDigits && c >= '0' && c <= '9';
+    }
+    return out;
+}
+
+void verdictSection(std::string& md, const Analysis& a) {
+    const Verdict& v = a.verdict;
+    md += "**Verdict:** ";
+    if (!a.errorA.empty() || !a.errorB.empty())
+        md += "input error";
+    else if (v.firstDivergentStep)
+        md += "divergence — first divergent step **" + std::to_string(*v.firstDivergentStep) +
+              "**, diverged groups " + joinCode(v.divergedGroups);
+    else
+        md += "all compared buffers are bitwise equal";
+    md += ", decision case `" + std::string(decisionCaseName(v.decisionCase)) + "`, exit code " +
+          std::to_string(v.exitCode) + (a.cancelled ? " (analysis cancelled: incomplete)" : "") +
+          "\n\n";
+    for (const auto* err : {&a.errorA, &a.errorB})
+        if (!err->empty()) md += "- Run error: " + plain(*err) + "\n";
+    if (!a.errorA.empty() || !a.errorB.empty()) md += "\n";
+
+    if (v.rootCause.step) {
+        md += "## Root cause\n\nAt step " + std::to_string(*v.rootCause.step) +
+              ", by dataflow: groups " + joinCode(v.rootCause.groups) + "; buffers " +
+              joinCode(v.rootCause.buffers) + ".\n\n";
+    }
+}
+
+void matrixSection(std::string& md, const Analysis& a) {
+    if (a.matrix.empty()) return;
+    const auto columns = report::matrixColumns(a);
+    md += "## Step × group matrix\n\n| step |";
+    for (const auto& id : columns) md += " " + code(id, true) + " |";
+    md += "\n|---:|";
+    for (std::size_t i = 0; i < columns.size(); ++i) md += ":---:|";
+    md += "\n";
+    const std::size_t shown = std::min(a.matrix.size(), report::kMaxTableRows);
+    for (std::size_t r = 0; r < shown; ++r) {
+        const auto& step = a.matrix[r];
+        md += "| " + std::to_string(step.step) + " |";
+        for (const auto& id : columns) md += " " + report::cellText(report::findCell(step, id)) + " |";
+        md += "\n";
+    }
+    if (shown < a.matrix.size())
+        md += "\n… and " + std::to_string(a.matrix.size() - shown) + " more steps (see the JSON report).\n";
+    md += "\n`=` equal · `n/m` n of m compared buffers diverge · `A only` / `B only` one-sided · "
+          "`err` unreadable or malformed · `—` not dumped\n\n";
+}
+
+void buffersSection(std::string& md, const Analysis& a) {
+    const auto divergent = report::divergentBuffers(a);
+    if (divergent.empty()) return;
+    md += "## Diverging buffers\n\n"
+          "| step | group | buffer | dtype | n_diff/n | first diff | max \\|Δ\\| | max rel Δ | max ULP |\n"
+          "|---:|---|---|---|---:|---|---:|---:|---:|\n";
+    const std::size_t shown = std::min(divergent.size(), report::kMaxTableRows);
+    for (std::size_t r = 0; r < shown; ++r) {
+        const auto& b = a.buffers[divergent[r]];
+        const auto& s = b.stats;
+        const std::string first = report::firstDiffText(b);
+        md += "| " + std::to_string(b.step) + " | " + code(b.group, true) + " | " +
+              code(b.name, true) + " | " + std::string(dtypeName(b.dtype)) + " | " +
+              report::countText(b) + " | " + (first.empty() ? "" : code(first, true)) + " | " +
+              report::formatNumber(s.maxAbsDelta) + " | " + report::formatNumber(s.maxRelDelta, 3) +
+              " | " + std::to_string(s.maxUlp) + " |\n";
+    }
+    if (shown < divergent.size())
+        md += "\n… and " + std::to_string(divergent.size() - shown) +
+              " more diverging buffers (see the JSON report).\n";
+    md += "\n";
+}
+
+void problemsSection(std::string& md, const Analysis& a) {
+    const auto errors = report::errorBuffers(a);
+    const auto oneSided = report::oneSidedBuffers(a);
+    if (!errors.empty()) {
+        md += "## Errors\n\n";
+        for (std::size_t i : errors) {
+            const auto& b = a.buffers[i];
+            md += "- step " + std::to_string(b.step) + " " + code(b.fileName, false) + ": " +
+                  plain(b.error.empty() ? std::string(statusName(b.status)) : b.error) + "\n";
+        }
+        md += "\n";
+    }
+    if (!oneSided.empty()) {
+        md += "## Present in one run only\n\n";
+        for (std::size_t i : oneSided) {
+            const auto& b = a.buffers[i];
+            md += "- " + code(b.fileName, false) + " only in run " +
+                  (b.status == Status::only_in_a ? "A" : "B") + "\n";
+        }
+        md += "\n";
+    }
+    if (!a.unclassified.empty()) {
+        md += "## Unclassified files\n\n";
+        for (const auto& f : a.unclassified) md += "- " + code(f, false) + "\n";
+        md += "\n";
+    }
+    if (!a.warnings.empty()) {
+        md += "## Warnings\n\n";
+        for (const auto& w : a.warnings) md += "- " + plain(w) + "\n";
+        md += "\n";
+    }
+}
+
+void interpretationSection(std::string& md, const Analysis& a) {
+    if (a.verdict.text.empty()) return;
+    // A fence longer than any backtick run in the text, so the text cannot close it early.
+    const std::string text = report::validUtf8(a.verdict.text);
+    std::size_t longest = 0, run = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    md += "## Interpretation (reference decision tree)\n\n" + fence + "text\n" + text + "\n" +
+          fence + "\n";
+}
+
+} // namespace
+
+std::string reportMarkdown(const Analysis& analysis) {
+    std::string md = "# dumpscope report\n\n";
+    md += "- Run A: " + code(report::pathBytes(analysis.runA), false) + "\n";
+    md += "- Run B: " + code(report::pathBytes(analysis.runB), false) + "\n";
+    if (analysis.schema) md += "- Schema: " + plain(analysis.schema->name) + "\n";
+    md += "- dumpscope " + std::string(version()) + "\n\n";
+    verdictSection(md, analysis);
+    matrixSection(md, analysis);
+    buffersSection(md, analysis);
+    problemsSection(md, analysis);
+    interpretationSection(md, analysis);
+    return md;
+}
 
 } // namespace dumpscope

@@ -1,0 +1,114 @@
+#include "report_common.h"
+
+#include <algorithm>
+
+namespace dumpscope::report {
+
+bool isErrorLike(Status s) {
+    return !isDivergent(s) && s != Status::equal && s != Status::only_in_a &&
+           s != Status::only_in_b && s != Status::missing;
+}
+
+std::vector<std::string> matrixColumns(const Analysis& analysis) {
+    std::vector<std::string> ids;
+    if (analysis.schema)
+        for (const auto& g : analysis.schema->groups) ids.push_back(g.id);
+    for (const auto& step : analysis.matrix)
+        for (const auto& cell : step.cells)
+            if (std::find(ids.begin(), ids.end(), cell.group) == ids.end())
+                ids.push_back(cell.group);
+    return ids;
+}
+
+const GroupCell* findCell(const StepResult& step, const std::string& groupId) {
+    for (const auto& cell : step.cells)
+        if (cell.group == groupId) return &cell;
+    return nullptr;
+}
+
+std::string cellText(const GroupCell* cell) {
+    if (!cell || cell->status == Status::missing) return "—";
+    if (isDivergent(cell->status))
+        return std::to_string(cell->nDivergent) + "/" + std::to_string(cell->buffers.size());
+    if (cell->status == Status::equal) return "=";
+    if (cell->status == Status::only_in_a) return "A only";
+    if (cell->status == Status::only_in_b) return "B only";
+    return "err";
+}
+
+const char* cellClass(const GroupCell* cell) {
+    if (!cell || cell->status == Status::missing) return "miss";
+    if (isDivergent(cell->status)) return "div";
+    if (cell->status == Status::equal) return "eq";
+    if (cell->status == Status::only_in_a) return "onea";
+    if (cell->status == Status::only_in_b) return "oneb";
+    return "err";
+}
+
+namespace {
+template <typename Pred>
+std::vector<std::size_t> select(const Analysis& analysis, Pred pred) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < analysis.buffers.size(); ++i)
+        if (pred(analysis.buffers[i].status)) out.push_back(i);
+    return out;
+}
+} // namespace
+
+std::vector<std::size_t> divergentBuffers(const Analysis& analysis) {
+    return select(analysis, [](Status s) { return isDivergent(s); });
+}
+std::vector<std::size_t> errorBuffers(const Analysis& analysis) {
+    return select(analysis, [](Status s) { return isErrorLike(s); });
+}
+std::vector<std::size_t> oneSidedBuffers(const Analysis& analysis) {
+    return select(analysis,
+                  [](Status s) { return s == Status::only_in_a || s == Status::only_in_b; });
+}
+
+std::string countText(const BufferResult& b) {
+    const auto& s = b.stats;
+    std::string text = std::to_string(s.nDiff) + "/" + std::to_string(std::min(s.nA, s.nB));
+    if (s.nA != s.nB)
+        text += " (A " + std::to_string(s.nA) + ", B " + std::to_string(s.nB) + ")";
+    return text;
+}
+
+std::string firstDiffText(const BufferResult& b) {
+    if (b.stats.firstDiffs.empty()) {
+        // A length mismatch with an equal common prefix still has a first differing index.
+        return b.stats.firstDiff ? "[" + std::to_string(*b.stats.firstDiff) + "]" : "";
+    }
+    const auto& d = b.stats.firstDiffs.front();
+    return "[" + std::to_string(d.index) + "] " + formatValue(b.dtype, d.bitsA) + " vs " +
+           formatValue(b.dtype, d.bitsB);
+}
+
+std::vector<Bar> deltaBars(const DeltaHistogram& h) {
+    std::vector<Bar> bars;
+    const auto first = std::find_if(h.counts.begin(), h.counts.end(), [](auto c) { return c; });
+    if (first == h.counts.end()) return bars;
+    const auto last = std::find_if(h.counts.rbegin(), h.counts.rend(), [](auto c) { return c; });
+    const auto lo = static_cast<int>(first - h.counts.begin());
+    const auto hi = static_cast<int>(h.counts.rend() - last) - 1;
+    for (int i = lo; i <= hi; ++i)
+        bars.push_back({"1e" + std::to_string(i + DeltaHistogram::kMinDecade),
+                        h.counts[static_cast<std::size_t>(i)]});
+    return bars;
+}
+
+std::vector<Bar> ulpBars(const UlpHistogram& h) {
+    std::vector<Bar> bars;
+    int lo = -1, hi = -1;
+    for (int k = 0; k < 64; ++k) {
+        if (!h.counts[static_cast<std::size_t>(k)]) continue;
+        if (lo < 0) lo = k;
+        hi = k;
+    }
+    if (lo < 0) return bars;
+    for (int k = lo; k <= hi; ++k)
+        bars.push_back({"2^" + std::to_string(k), h.counts[static_cast<std::size_t>(k)]});
+    return bars;
+}
+
+} // namespace dumpscope::report

@@ -1,0 +1,31 @@
+#pragma once
+
+// Text helpers shared by the report writers. Names in a report come from file names and
+// schemas, so they may hold any bytes; every writer passes them through these.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace dumpscope::report {
+
+// `s` with every byte that is not part of a well-formed UTF-8 sequence replaced by the
+// four-character text "\xNN" (NN upper-case hex). Valid input comes back unchanged.
+std::string validUtf8(std::string_view s);
+// validUtf8, and control characters (U+0000-U+001F, U+007F) also shown as "\xNN", so a name
+// can never break a table row or a line.
+std::string displayText(std::string_view s);
+// displayText, then & < > " ' as character references: safe in HTML text and attributes.
+// `keepLines` keeps line feeds and tabs as they are (for <pre> blocks).
+std::string htmlEscape(std::string_view s, bool keepLines = false);
+
+// A path's bytes as a std::string (paths are bytes on POSIX; never converted).
+std::string pathBytes(const std::filesystem::path& p);
+
+// "%.<precision>g", with "nan", "inf", "-inf" for non-finite values.
+std::string formatNumber(double v, int precision = 6);
+// 16 lower-case hex digits, zero-padded: the way hashes are shown everywhere.
+std::string hex16(std::uint64_t v);
+
+} // namespace dumpscope::report
