@@ -1,0 +1,64 @@
+#pragma once
+
+#include "dumpscope/dtype.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dumpscope {
+
+// Read-only random access to the elements of one dump file, by element index. The GUI's element
+// table asks for a handful of elements per repaint anywhere in a buffer of hundreds of MB, so
+// this reads with pread through a small page cache and never loads the whole file.
+//
+// All reads are safe from several threads at once (the cache is guarded), so one view can serve
+// the table on the GUI thread while a worker scans the same file through readRaw().
+class BufferView {
+public:
+    BufferView();
+    ~BufferView();
+    BufferView(BufferView&&) noexcept;
+    BufferView& operator=(BufferView&&) noexcept;
+    BufferView(const BufferView&) = delete;
+    BufferView& operator=(const BufferView&) = delete;
+
+    // Opens `path` with O_NOFOLLOW|O_NONBLOCK so that a symlink, FIFO or device named like a dump
+    // can neither redirect nor hang the reader; anything but a regular file is refused. Returns
+    // false and sets error() (naming the file) on failure; the view is then closed.
+    bool open(const std::filesystem::path& path, DType dtype);
+    void close();
+    bool isOpen() const;
+    const std::string& error() const;
+    const std::filesystem::path& path() const;
+
+    DType dtype() const;
+    std::size_t elementSize() const;
+    // Whole elements in the file as it was when opened; a ragged tail is not an element.
+    std::uint64_t size() const;
+    std::uint64_t byteSize() const;
+
+    // Raw bits of element `index` (zero-extended), or nullopt past the end or when the read fails
+    // (e.g. the file shrank after it was opened).
+    std::optional<std::uint64_t> bits(std::uint64_t index) const;
+
+    // Copies the bytes of elements [first, first + count) into `out` (count * elementSize()
+    // bytes), bypassing the cache: bulk scans would only evict the table's pages. Returns the
+    // number of whole elements copied (fewer near the end or on a short read).
+    std::size_t readRaw(std::uint64_t first, std::size_t count, unsigned char* out) const;
+    // Same range as readRaw, decoded into one 64-bit word per element.
+    std::size_t readBits(std::uint64_t first, std::size_t count, std::uint64_t* out) const;
+
+    // Cache geometry, public so that tests can aim at page boundaries.
+    static constexpr std::size_t kPageBytes = 64 * 1024;
+    static constexpr std::size_t kCachePages = 8;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace dumpscope

@@ -1,0 +1,175 @@
+#include "dumpscope/buffer_view.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dumpscope {
+
+namespace {
+
+// pread until `size` bytes or end of file; returns the bytes read, or -1 on an error.
+long long preadFull(int fd, unsigned char* out, std::size_t size, std::uint64_t offset) {
+    std::size_t done = 0;
+    while (done < size) {
+        ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (n == 0) break;
+        done += static_cast<std::size_t>(n);
+    }
+    return static_cast<long long>(done);
+}
+
+struct Page {
+    std::uint64_t number = 0;
+    std::size_t valid = 0; // bytes read; short at the end of the file
+    std::uint64_t lastUse = 0;
+    std::vector<unsigned char> bytes;
+};
+
+} // namespace
+
+struct BufferView::Impl {
+    int fd = -1;
+    std::filesystem::path path;
+    std::string error;
+    DType dtype = DType::u8;
+    std::size_t elementSize = 1;
+    std::uint64_t byteSize = 0;
+
+    std::mutex cacheMutex;
+    std::vector<Page> pages; // at most kCachePages, evicted least recently used
+    std::uint64_t useClock = 0;
+
+    ~Impl() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+BufferView::BufferView() : m_impl(std::make_unique<Impl>()) {}
+BufferView::~BufferView() = default;
+BufferView::BufferView(BufferView&&) noexcept = default;
+BufferView& BufferView::operator=(BufferView&&) noexcept = default;
+
+bool BufferView::open(const std::filesystem::path& path, DType dtype) {
+    close();
+    if (!m_impl) m_impl = std::make_unique<Impl>();
+    Impl& d = *m_impl;
+    d.path = path;
+    d.dtype = dtype;
+    d.elementSize = dtypeSize(dtype);
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        d.error = path.string() + ": cannot open: " + std::strerror(errno);
+        return false;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        d.error = path.string() + ": cannot stat: " + std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        d.error = path.string() + ": not a regular file";
+        ::close(fd);
+        return false;
+    }
+    d.fd = fd;
+    d.byteSize = static_cast<std::uint64_t>(st.st_size);
+    return true;
+}
+
+void BufferView::close() {
+    if (!m_impl) return;
+    Impl& d = *m_impl;
+    if (d.fd >= 0) ::close(d.fd);
+    d.fd = -1;
+    d.byteSize = 0;
+    d.error.clear();
+    std::lock_guard lock(d.cacheMutex);
+    d.pages.clear();
+}
+
+bool BufferView::isOpen() const { return m_impl && m_impl->fd >= 0; }
+const std::string& BufferView::error() const { return m_impl->error; }
+const std::filesystem::path& BufferView::path() const { return m_impl->path; }
+DType BufferView::dtype() const { return m_impl->dtype; }
+std::size_t BufferView::elementSize() const { return m_impl->elementSize; }
+std::uint64_t BufferView::size() const {
+    return isOpen() ? m_impl->byteSize / m_impl->elementSize : 0;
+}
+std::uint64_t BufferView::byteSize() const { return isOpen() ? m_impl->byteSize : 0; }
+
+std::optional<std::uint64_t> BufferView::bits(std::uint64_t index) const {
+    if (index >= size()) return std::nullopt;
+    Impl& d = *m_impl;
+    // Pages hold whole elements: kPageBytes is a multiple of every element size.
+    const std::uint64_t offset = index * d.elementSize;
+    const std::uint64_t number = offset / kPageBytes;
+    const std::size_t within = static_cast<std::size_t>(offset % kPageBytes);
+
+    std::lock_guard lock(d.cacheMutex);
+    Page* page = nullptr;
+    for (Page& p : d.pages)
+        if (p.number == number && !p.bytes.empty()) page = &p;
+    if (!page) {
+        if (d.pages.size() < kCachePages) {
+            page = &d.pages.emplace_back();
+        } else {
+            page = &d.pages.front();
+            for (Page& p : d.pages)
+                if (p.lastUse < page->lastUse) page = &p;
+        }
+        page->bytes.resize(kPageBytes);
+        long long n = preadFull(d.fd, page->bytes.data(), kPageBytes, number * kPageBytes);
+        if (n < 0) {
+            page->bytes.clear(); // never reuse a page whose read failed
+            return std::nullopt;
+        }
+        page->number = number;
+        page->valid = static_cast<std::size_t>(n);
+    }
+    page->lastUse = ++d.useClock;
+    if (within + d.elementSize > page->valid) return std::nullopt; // the file shrank
+    return loadBits(d.dtype, page->bytes.data() + within);
+}
+
+std::size_t BufferView::readRaw(std::uint64_t first, std::size_t count, unsigned char* out) const {
+    const std::uint64_t n = size();
+    if (first >= n || count == 0) return 0;
+    if (count > n - first) count = static_cast<std::size_t>(n - first);
+    const std::size_t es = m_impl->elementSize;
+    long long got = preadFull(m_impl->fd, out, count * es, first * es);
+    if (got <= 0) return 0;
+    return static_cast<std::size_t>(got) / es;
+}
+
+std::size_t BufferView::readBits(std::uint64_t first, std::size_t count,
+                                 std::uint64_t* out) const {
+    if (!isOpen()) return 0;
+    const std::size_t es = m_impl->elementSize;
+    // Bounded scratch so that a huge request never allocates its whole byte size at once.
+    constexpr std::size_t kScratchElements = 8192;
+    std::vector<unsigned char> scratch(std::min(count, kScratchElements) * es);
+    std::size_t done = 0;
+    while (done < count) {
+        std::size_t want = std::min(count - done, kScratchElements);
+        std::size_t got = readRaw(first + done, want, scratch.data());
+        for (std::size_t i = 0; i < got; ++i)
+            out[done + i] = loadBits(m_impl->dtype, scratch.data() + i * es);
+        done += got;
+        if (got < want) break;
+    }
+    return done;
+}
+
+} // namespace dumpscope
