@@ -21,11 +21,15 @@ enum class Status {
     only_in_a,
     only_in_b,
     error,
+    changed_while_reading, // size or modification time changed during the comparison
     missing, // in the schema, but in neither run at this step (never in a BufferResult list)
 };
 std::string_view statusName(Status s);
 // diverge and length_mismatch: the two runs' bytes differ.
 inline bool isDivergent(Status s) { return s == Status::diverge || s == Status::length_mismatch; }
+// error and changed_while_reading: no trustworthy result for the pair.
+inline bool isError(Status s) { return s == Status::error || s == Status::changed_while_reading; }
+inline bool isOneSided(Status s) { return s == Status::only_in_a || s == Status::only_in_b; }
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
@@ -38,6 +42,7 @@ struct BufferResult {
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
     BufferStats stats; // element counts and hashes always; the rest when the bytes differ
+    bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)
 };
 
 struct GroupCell {
@@ -45,7 +50,8 @@ struct GroupCell {
     Status status = Status::missing; // diverge > error > one-sided > equal > missing
     std::vector<std::size_t> buffers; // indices into Analysis::buffers, in schema order
     std::size_t nDivergent = 0;
-    double maxAbsDelta = 0;
+    std::size_t nPending = 0;
+    double maxAbsDelta = 0; // over the cell's divergent buffers
 };
 
 struct StepResult {

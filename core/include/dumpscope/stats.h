@@ -43,10 +43,7 @@ struct UlpHistogram {
 // "elements of this bar" filter, so that a bar always holds exactly the elements it counts.
 // deltaDecade: for a finite |Δ| > 0, the decade d with |Δ| in [10^d, 10^(d+1)), clamped to the
 // histogram's range (|Δ| == 0, NaN and Inf go to DeltaHistogram's separate counts).
-inline int deltaDecade(double absDelta) {
-    int d = static_cast<int>(std::floor(std::log10(absDelta)));
-    return std::clamp(d, DeltaHistogram::kMinDecade, DeltaHistogram::kMaxDecade);
-}
+int deltaDecade(double absDelta);
 // ulpBin: for a distance >= 1, the k with distance in [2^k, 2^(k+1)).
 inline int ulpBin(std::uint64_t ulp) { return std::bit_width(ulp) - 1; }
 

@@ -1,0 +1,129 @@
+#include "dumpscope/analyze.h"
+
+#include "dumpscope/scan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace dumpscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// What plan() knows of each buffer pair before reading it.
+struct PairPaths {
+    fs::path a, b;
+};
+
+struct Plan {
+    Analysis analysis;
+    std::vector<PairPaths> paths; // parallel to analysis.buffers
+};
+
+Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
+    Plan p;
+    Analysis& an = p.analysis;
+    an.runA = runA;
+    an.runB = runB;
+    an.schema = options.schema ? options.schema
+                               : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{}, &defaultSchema());
+    const RunScan scanA = scanRun(runA), scanB = scanRun(runB);
+    an.errorA = scanA.error;
+    an.errorB = scanB.error;
+    for (const auto* scan : {&scanA, &scanB})
+        an.warnings.insert(an.warnings.end(), scan->warnings.begin(), scan->warnings.end());
+    std::error_code ec;
+    if (scanA.error.empty() && scanB.error.empty() && fs::equivalent(runA, runB, ec))
+        an.warnings.push_back("run A and run B are the same directory (" + runA.string() +
+                              "): every buffer compares equal to itself");
+    if (!an.errorA.empty() || !an.errorB.empty()) return p;
+
+    // Every (step, rest) in either run, in step order.
+    std::map<std::uint64_t, std::map<std::string, std::pair<const DumpFile*, const DumpFile*>>> byStep;
+    for (const auto& [key, f] : scanA.files) byStep[key.first][key.second].first = &f;
+    for (const auto& [key, f] : scanB.files) byStep[key.first][key.second].second = &f;
+
+    const Schema& schema = *an.schema;
+    for (const auto& [step, files] : byStep) {
+        if (options.steps && !options.steps->count(step)) continue;
+        an.steps.push_back(step);
+        auto add = [&](const std::string& group, const std::string& name, DType dtype,
+                       const std::pair<const DumpFile*, const DumpFile*>& pair) {
+            BufferResult r;
+            r.step = step;
+            r.group = group;
+            r.name = name;
+            r.dtype = dtype;
+            r.fileName = (pair.first ? pair.first : pair.second)->fileName;
+            r.status = !pair.first ? Status::only_in_b : !pair.second ? Status::only_in_a : Status::equal;
+            an.buffers.push_back(std::move(r));
+            p.paths.push_back({pair.first ? pair.first->path : fs::path{},
+                               pair.second ? pair.second->path : fs::path{}});
+        };
+        for (const auto& group : schema.groups)
+            for (const auto& buffer : group.buffers)
+                if (auto it = files.find(buffer.file); it != files.end())
+                    add(group.id, buffer.name, buffer.dtype, it->second);
+        for (const auto& [rest, pair] : files) {
+            if (schema.findFile(rest)) continue;
+            add(kOtherGroup, rest, DType::u8, pair);
+            an.unclassified.push_back(an.buffers.back().fileName);
+        }
+    }
+    return p;
+}
+
+} // namespace
+
+Analysis plan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
+    Analysis an = makePlan(runA, runB, options).analysis;
+    summarize(an);
+    return an;
+}
+
+Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options,
+                 const ProgressFn& progress) {
+    Plan p = makePlan(runA, runB, options);
+    Analysis& an = p.analysis;
+    const std::size_t total = an.buffers.size();
+
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::size_t done = 0;
+    std::mutex progressMutex;
+    auto worker = [&] {
+        for (;;) {
+            if (stop.load(std::memory_order_relaxed)) return;
+            const std::size_t i = next.fetch_add(1);
+            if (i >= total) return;
+            BufferResult& slot = an.buffers[i];
+            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype);
+            r.step = slot.step;
+            r.group = std::move(slot.group);
+            r.name = std::move(slot.name);
+            r.fileName = std::move(slot.fileName);
+            r.pending = false;
+            slot = std::move(r);
+            std::lock_guard lock(progressMutex);
+            ++done;
+            if (progress && !progress(i, slot, done, total)) stop = true;
+        }
+    };
+    // Results land in pre-assigned slots, so the output is the same for any thread count.
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(total, 1)));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+
+    an.cancelled = stop.load();
+    summarize(an);
+    return an;
+}
+
+} // namespace dumpscope

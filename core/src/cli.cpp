@@ -1,0 +1,145 @@
+#include "dumpscope/cli.h"
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/demo.h"
+#include "dumpscope/reference_compat.h"
+#include "dumpscope/report.h"
+#include "dumpscope/version.h"
+#include "cli_text.h"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <sstream>
+
+namespace dumpscope {
+
+namespace {
+
+// "0-3,5,7" -> {0,1,2,3,5,7}; throws CLI::ValidationError on anything else.
+std::set<std::uint64_t> parseSteps(const std::string& text) {
+    std::set<std::uint64_t> steps;
+    std::stringstream in(text);
+    std::string part;
+    auto number = [&](const std::string& s) {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+            throw CLI::ValidationError("--steps", "'" + text + "' is not a list like 0-3,5");
+        return std::stoull(s);
+    };
+    while (std::getline(in, part, ',')) {
+        const auto dash = part.find('-');
+        if (dash == std::string::npos) {
+            steps.insert(number(part));
+            continue;
+        }
+        const auto lo = number(part.substr(0, dash)), hi = number(part.substr(dash + 1));
+        if (hi < lo || hi - lo > 1000000) throw CLI::ValidationError("--steps", "bad range '" + part + "'");
+        for (auto s = lo; s <= hi; ++s) steps.insert(s);
+    }
+    if (steps.empty()) throw CLI::ValidationError("--steps", "no step given");
+    return steps;
+}
+
+} // namespace
+
+int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{"dumpscope-cli: compare two runs' buffer dumps (RUN_DIR/step_<N>_<group>_<name>.bin) "
+                 "bit for bit, name the first divergent step, group and buffer, and print the "
+                 "reference decision tree's verdict.\n\nExit codes: 0 all equal, 1 divergence, "
+                 "2 missing input or a buffer that could not be compared.",
+                 "dumpscope-cli"};
+    app.footer("Examples:\n"
+               "  dumpscope-cli runs/a runs/b                  per-buffer lines, then the verdict\n"
+               "  dumpscope-cli runs/a runs/b --quiet --report triage.html\n"
+               "  dumpscope-cli runs/a runs/b --json | jq .root_cause\n"
+               "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
+               "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b");
+    std::string runA, runB, report, schemaFile, steps, demoDir;
+    bool json = false, quiet = false, strict = false, compat = false, showVersion = false;
+    app.add_option("RUN_A", runA, "run A's dump directory");
+    app.add_option("RUN_B", runB, "run B's dump directory");
+    app.add_flag("--json", json, "write the whole report as JSON to stdout (nothing else on stdout)");
+    app.add_option("--report", report, "also write the verdict report to FILE: .json, .md or .html by extension")
+        ->option_text("FILE");
+    app.add_option("--schema", schemaFile, "groups, buffers and dataflow from a JSON schema file "
+                                           "(default: the reference's groups G..K)")
+        ->option_text("FILE");
+    app.add_option("--steps", steps, "only these steps, e.g. 0-3,7 (default: every step found)")
+        ->option_text("LIST");
+    app.add_flag("--strict", strict, "exit 2 when a buffer is in one run only or a file is unclassified");
+    app.add_flag("-q,--quiet", quiet, "print only the verdict, not one line per buffer");
+    app.add_flag("--reference-compat", compat,
+                 "behave byte for byte as compare-backward-state.py (value equality, steps 0-3)");
+    app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")->option_text("DIR");
+    app.add_flag("-V,--version", showVersion, "print the version and exit");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e, out, err);
+        return code == 0 ? 0 : 2;
+    }
+    if (showVersion) {
+        out << "dumpscope-cli " << version() << "\n";
+        return 0;
+    }
+    if (!demoDir.empty()) {
+        try {
+            makeDemo(demoDir);
+        } catch (const std::exception& e) {
+            err << "error: " << e.what() << "\n";
+            return 2;
+        }
+        out << "demo pair written: " << demoDir << "/a " << demoDir << "/b\n";
+        return 0;
+    }
+    if (runA.empty() || runB.empty()) {
+        err << "error: RUN_A and RUN_B are required (see --help)\n";
+        return 2;
+    }
+    if (compat) return runReferenceCompat(runA, runB, out, err);
+
+    AnalyzeOptions options;
+    try {
+        if (!schemaFile.empty()) options.schema = std::make_shared<const Schema>(loadSchemaFile(schemaFile));
+        if (!steps.empty()) options.steps = parseSteps(steps);
+    } catch (const SchemaError& e) {
+        err << "error: schema refused: " << e.what() << "\n";
+        return 2;
+    } catch (const CLI::ValidationError& e) {
+        err << "error: " << e.what() << "\n";
+        return 2;
+    }
+
+    Analysis an = analyze(runA, runB, options);
+    for (const auto& w : an.warnings) err << "warning: " << w << "\n";
+    for (const auto* e : {&an.errorA, &an.errorB})
+        if (!e->empty()) err << "error: " << *e << "\n";
+    for (const auto& b : an.buffers)
+        if (isError(b.status)) err << "error: " << b.error << "\n";
+
+    int code = an.verdict.exitCode;
+    if (strict && code < 2) {
+        for (const auto& b : an.buffers)
+            if (isOneSided(b.status) || b.group == kOtherGroup) code = 2;
+        if (code == 2) err << "error: --strict: one-sided buffers or unclassified files present\n";
+    }
+    an.verdict.exitCode = code; // the JSON and reports say what the process returns
+
+    if (json)
+        out << reportJson(an) << "\n";
+    else
+        writeTextReport(an, quiet, out);
+
+    if (!report.empty()) {
+        try {
+            writeReport(an, report);
+        } catch (const std::exception& e) {
+            err << "error: " << e.what() << "\n";
+            return 2;
+        }
+    }
+    return code;
+}
+
+} // namespace dumpscope

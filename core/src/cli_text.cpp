@@ -1,0 +1,136 @@
+#include "cli_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace dumpscope {
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string hex64(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+std::string diffDetails(const BufferResult& b) {
+    const auto& s = b.stats;
+    std::string line = std::to_string(s.nDiff) + "/" + std::to_string(std::min(s.nA, s.nB)) + " differ";
+    if (const auto n = std::min(s.nA, s.nB); n > 0) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, " (%.3g%%)", 100.0 * static_cast<double>(s.nDiff) / static_cast<double>(n));
+        line += pct;
+    }
+    if (!s.firstDiff) return line;
+    line += ", first " + std::to_string(*s.firstDiff) + " last " + std::to_string(*s.lastDiff);
+    if (s.maxAbsDeltaIndex)
+        line += ", max|Δ|=" + num(s.maxAbsDelta) + " at " + std::to_string(*s.maxAbsDeltaIndex);
+    line += ", max rel Δ=" + num(s.maxRelDelta) + ", max ULP=" + std::to_string(s.maxUlp);
+    if (s.nanA || s.nanB) line += ", NaN A/B " + std::to_string(s.nanA) + "/" + std::to_string(s.nanB);
+    if (s.infA || s.infB) line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
+    if (s.signedZeroDiffs) line += ", ±0 only " + std::to_string(s.signedZeroDiffs);
+    return line;
+}
+
+std::string sampleDiffs(const BufferResult& b) {
+    std::string line;
+    for (std::size_t i = 0; i < b.stats.firstDiffs.size() && i < 3; ++i) {
+        const auto& d = b.stats.firstDiffs[i];
+        line += (line.empty() ? "" : "  ") + std::string("[") + std::to_string(d.index) +
+                "] A=" + formatValue(b.dtype, d.bitsA) + " B=" + formatValue(b.dtype, d.bitsB);
+    }
+    return line;
+}
+
+} // namespace
+
+std::string bufferLine(const BufferResult& b) {
+    std::string head = b.name + " [" + std::string(dtypeName(b.dtype)) + "] ";
+    const auto& s = b.stats;
+    switch (b.status) {
+    case Status::equal:
+        return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";
+    case Status::diverge: return head + "DIVERGE " + diffDetails(b);
+    case Status::length_mismatch:
+        return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
+               " elements; common part: " + diffDetails(b);
+    case Status::only_in_a: return head + "ONLY IN A (" + std::to_string(s.nA) + " elements)";
+    case Status::only_in_b: return head + "ONLY IN B (" + std::to_string(s.nB) + " elements)";
+    case Status::error: return head + "ERROR: " + b.error;
+    case Status::changed_while_reading: return head + "CHANGED WHILE READING: " + b.error;
+    case Status::missing: break;
+    }
+    return head + "missing";
+}
+
+void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
+    if (!an.errorA.empty() || !an.errorB.empty()) {
+        out << "VERDICT: not compared: a run directory is missing or unreadable.\n";
+        return;
+    }
+    const Schema& schema = *an.schema;
+    if (!quiet) {
+        for (const auto& row : an.matrix) {
+            out << "=== step " << row.step << " ===\n";
+            for (const auto& cell : row.cells) {
+                const auto* g = schema.group(cell.group);
+                out << "  -- " << (g ? "group " + g->label : std::string("unclassified (compared bytewise)")) << " --\n";
+                if (cell.buffers.empty()) out << "    (no dump)\n";
+                for (auto i : cell.buffers) {
+                    const auto& b = an.buffers[i];
+                    out << "    " << bufferLine(b) << "\n";
+                    if (isDivergent(b.status) && !b.stats.firstDiffs.empty())
+                        out << "      " << sampleDiffs(b) << "\n";
+                }
+            }
+        }
+        out << "\n";
+    }
+    const Verdict& v = an.verdict;
+    if (!v.firstDivergentStep) {
+        out << v.text << "\n";
+        if (v.exitCode == 1)
+            out << "\nNOTE: the schema's buffers all match, but unclassified files diverge: "
+                << "the runs are not bit-identical (see the lines above).\n";
+    } else {
+        out << "VERDICT (first divergent step = " << *v.firstDivergentStep << "):\n";
+        out << "  diverged group(s): " << joined(v.divergedGroups) << "\n\n";
+        out << "Per-group culprit table:\n";
+        for (const auto& row : v.culprits) {
+            out << "  Group " << row.label << ": ";
+            if (!row.divergentBuffers.empty())
+                out << "DIVERGE in " << joined(row.divergentBuffers) << "\n";
+            else
+                out << (row.present ? "EQUAL" : "(no dump)") << "\n";
+        }
+        out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n" << v.text << "\n";
+        out << "\nROOT CAUSE by dataflow (step " << *v.rootCause.step << "): ";
+        std::vector<std::string> groups;
+        for (const auto& id : v.rootCause.groups) groups.push_back(schema.group(id)->label);
+        out << "group " << joined(groups, " and group ") << "; buffer(s) " << joined(v.rootCause.buffers) << "\n";
+        out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
+    }
+    std::size_t errors = 0, oneSided = 0;
+    for (const auto& b : an.buffers) {
+        errors += isError(b.status);
+        oneSided += isOneSided(b.status);
+    }
+    if (errors) out << "\n" << errors << " buffer(s) could not be compared (ERROR lines above): exit code 2.\n";
+    if (oneSided) out << "\n" << oneSided << " buffer(s) present in one run only.\n";
+    if (an.cancelled) out << "\nThe analysis was cancelled: results are partial.\n";
+}
+
+} // namespace dumpscope

@@ -1,0 +1,103 @@
+#pragma once
+
+// Per-element-type constants and operations, as templates so the compare loops specialise.
+// dtype.cpp's runtime functions dispatch here, so each rule is written once.
+#include "dumpscope/dtype.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+namespace dumpscope {
+
+inline double halfToDouble(std::uint16_t bits) {
+    const int exp = (bits >> 10) & 0x1f;
+    const int mant = bits & 0x3ff;
+    double v;
+    if (exp == 0)
+        v = std::ldexp(mant, -24);
+    else if (exp == 31)
+        v = mant ? std::nan("") : INFINITY;
+    else
+        v = std::ldexp(mant | 0x400, exp - 25);
+    return (bits & 0x8000) ? -v : v;
+}
+
+template <typename B> B loadLittle(const unsigned char* p) {
+    B v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// Integer types: B is the unsigned storage type, S the value type.
+template <typename B, typename S, DType T> struct IntTraits {
+    using Bits = B;
+    static constexpr bool kFloat = false;
+    static constexpr DType kType = T;
+    static constexpr Bits kExp = 0;
+    static Bits load(const unsigned char* p) { return loadLittle<Bits>(p); }
+    static bool isNan(Bits) { return false; }
+    static bool isInf(Bits) { return false; }
+    static double value(Bits v) { return static_cast<double>(static_cast<S>(v)); }
+    static std::optional<std::uint64_t> ulp(Bits a, Bits b) {
+        // In 64-bit unsigned arithmetic the difference is exact even for INT64_MIN vs INT64_MAX.
+        const auto x = static_cast<std::uint64_t>(static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(static_cast<S>(a)));
+        const auto y = static_cast<std::uint64_t>(static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(static_cast<S>(b)));
+        const bool xLess = static_cast<S>(a) < static_cast<S>(b);
+        return xLess ? y - x : x - y;
+    }
+};
+
+template <typename B, DType T, B Exp, B Mant> struct FloatTraits {
+    using Bits = B;
+    static constexpr bool kFloat = true;
+    static constexpr DType kType = T;
+    static constexpr Bits kExp = Exp;
+    static constexpr Bits kSign = static_cast<Bits>(Bits{1} << (sizeof(Bits) * 8 - 1));
+    static Bits load(const unsigned char* p) { return loadLittle<Bits>(p); }
+    static bool isNan(Bits v) { return (v & Exp) == Exp && (v & Mant) != 0; }
+    static bool isInf(Bits v) { return (v & Exp) == Exp && (v & Mant) == 0; }
+    static double value(Bits v) {
+        if constexpr (T == DType::f16) return halfToDouble(v);
+        else if constexpr (T == DType::bf16) return std::bit_cast<float>(static_cast<std::uint32_t>(v) << 16);
+        else if constexpr (T == DType::f32) return std::bit_cast<float>(v);
+        else return std::bit_cast<double>(v);
+    }
+    // Sign-correct ULP distance; +0 and -0 are one apart, so a sign flip costs both magnitudes
+    // plus one. NaN has no distance.
+    static std::optional<std::uint64_t> ulp(Bits a, Bits b) {
+        if (isNan(a) || isNan(b)) return std::nullopt;
+        const std::uint64_t ma = a & static_cast<Bits>(kSign - 1), mb = b & static_cast<Bits>(kSign - 1);
+        if ((a & kSign) == (b & kSign)) return ma > mb ? ma - mb : mb - ma;
+        return ma + mb + 1;
+    }
+};
+
+using F16 = FloatTraits<std::uint16_t, DType::f16, 0x7c00, 0x03ff>;
+using BF16 = FloatTraits<std::uint16_t, DType::bf16, 0x7f80, 0x007f>;
+using F32 = FloatTraits<std::uint32_t, DType::f32, 0x7f800000u, 0x007fffffu>;
+using F64 = FloatTraits<std::uint64_t, DType::f64, 0x7ff0000000000000ull, 0x000fffffffffffffull>;
+
+// Calls f.template operator()<Traits>() for the traits of `t`.
+template <typename F> decltype(auto) visitTraits(DType t, F&& f) {
+    switch (t) {
+    case DType::f16: return f.template operator()<F16>();
+    case DType::bf16: return f.template operator()<BF16>();
+    case DType::f32: return f.template operator()<F32>();
+    case DType::f64: return f.template operator()<F64>();
+    case DType::i8: return f.template operator()<IntTraits<std::uint8_t, std::int8_t, DType::i8>>();
+    case DType::u8: return f.template operator()<IntTraits<std::uint8_t, std::uint8_t, DType::u8>>();
+    case DType::i16: return f.template operator()<IntTraits<std::uint16_t, std::int16_t, DType::i16>>();
+    case DType::u16: return f.template operator()<IntTraits<std::uint16_t, std::uint16_t, DType::u16>>();
+    case DType::i32: return f.template operator()<IntTraits<std::uint32_t, std::int32_t, DType::i32>>();
+    case DType::u32: return f.template operator()<IntTraits<std::uint32_t, std::uint32_t, DType::u32>>();
+    case DType::i64: return f.template operator()<IntTraits<std::uint64_t, std::int64_t, DType::i64>>();
+    case DType::u64: return f.template operator()<IntTraits<std::uint64_t, std::uint64_t, DType::u64>>();
+    }
+    return f.template operator()<F32>();
+}
+
+} // namespace dumpscope

@@ -1,0 +1,113 @@
+#include "dumpscope/scan.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+namespace dumpscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kindOf(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISDIR(mode)) return "a directory";
+    return "not a regular file";
+}
+
+} // namespace
+
+std::optional<DumpName> parseDumpName(const std::string& name) {
+    static constexpr std::string_view prefix = "step_", suffix = ".bin";
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return std::nullopt;
+    const std::string_view body(name.data() + prefix.size(), name.size() - prefix.size() - suffix.size());
+    const auto underscore = body.find('_');
+    if (underscore == 0 || underscore == std::string_view::npos || underscore + 1 >= body.size())
+        return std::nullopt;
+    const auto digits = body.substr(0, underscore);
+    // Canonical decimal only, as the dumper writes it (f"step_{step}_..."): no sign, no leading 0.
+    if (digits.size() > 1 && digits[0] == '0') return std::nullopt;
+    std::uint64_t step = 0;
+    for (char c : digits) {
+        if (c < '0' || c > '9') return std::nullopt;
+        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+        if (step > (UINT64_MAX - d) / 10) return std::nullopt; // overflows 64 bits
+        step = step * 10 + d;
+    }
+    return DumpName{step, std::string(body.substr(underscore + 1))};
+}
+
+RunScan scanRun(const fs::path& dir) {
+    RunScan scan;
+    scan.dir = dir;
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) {
+        scan.error = dir.string() + ": " +
+                     (errno == ENOENT ? std::string("no such run directory") : std::strerror(errno));
+        return scan;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        scan.error = dir.string() + ": not a directory";
+        return scan;
+    }
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) {
+        scan.error = dir.string() + ": cannot read the run directory: " + std::strerror(errno);
+        return scan;
+    }
+    for (;;) {
+        errno = 0;
+        dirent* entry = ::readdir(d);
+        if (!entry) {
+            if (errno != 0)
+                scan.warnings.push_back(dir.string() + ": reading the directory failed part-way: " +
+                                        std::strerror(errno));
+            break;
+        }
+        const std::string name = entry->d_name;
+        if (name.rfind("step_", 0) != 0 || name.size() < 4 || name.substr(name.size() - 4) != ".bin")
+            continue;
+        const fs::path path = dir / name;
+        auto parsed = parseDumpName(name);
+        if (!parsed) {
+            scan.warnings.push_back(path.string() +
+                                    ": named like a dump but the step is not a decimal number that "
+                                    "fits in 64 bits, or no buffer name follows it; ignored");
+            continue;
+        }
+        // stat() follows symlinks: a dangling link or a loop fails here, before any open().
+        struct stat fst {};
+        if (::stat(path.c_str(), &fst) != 0) {
+            const int err = errno;
+            std::string why = err == ENOENT  ? "a dangling symlink"
+                              : err == ELOOP ? "a symlink loop"
+                                             : std::string("cannot stat: ") + std::strerror(err);
+            scan.warnings.push_back(path.string() + ": " + why + "; not read");
+            continue;
+        }
+        if (!S_ISREG(fst.st_mode)) {
+            scan.warnings.push_back(path.string() + ": " + kindOf(fst.st_mode) + ", not a regular file; not opened");
+            continue;
+        }
+        DumpFile file;
+        file.step = parsed->step;
+        file.rest = parsed->rest;
+        file.fileName = name;
+        file.path = path;
+        file.size = static_cast<std::uint64_t>(fst.st_size);
+        file.mtimeNs = static_cast<std::int64_t>(fst.st_mtim.tv_sec) * 1000000000 + fst.st_mtim.tv_nsec;
+        scan.files.emplace(std::pair{file.step, file.rest}, std::move(file));
+    }
+    ::closedir(d);
+    return scan;
+}
+
+} // namespace dumpscope

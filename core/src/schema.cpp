@@ -1,0 +1,211 @@
+#include "dumpscope/schema.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace dumpscope::detail {
+extern const std::string_view kDefaultSchemaJson;
+} // namespace dumpscope::detail
+
+namespace dumpscope {
+
+namespace {
+
+using nlohmann::json;
+
+std::string formatError(const std::string& source, int line, int column, const std::string& what) {
+    return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what;
+}
+
+// 1-based line and column of byte `offset` in `text`.
+std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// nlohmann does not keep positions of parsed values, so semantic errors are located by finding
+// the offending JSON text (the n-th occurrence of `needle`); line 1, column 1 when not found.
+class Locator {
+public:
+    Locator(std::string_view text, std::string source) : m_text(text), m_source(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string& what, const std::string& needle = {},
+                           int occurrence = 1) const {
+        std::size_t pos = std::string_view::npos;
+        if (!needle.empty()) {
+            pos = 0;
+            for (int i = 0; i < occurrence; ++i) {
+                pos = m_text.find(needle, i == 0 ? 0 : pos + 1);
+                if (pos == std::string_view::npos) break;
+            }
+        }
+        auto [line, column] = pos == std::string_view::npos ? std::pair{1, 1} : lineColumn(m_text, pos);
+        throw SchemaError(m_source, line, column, what);
+    }
+
+private:
+    std::string_view m_text;
+    std::string m_source;
+};
+
+std::string jsonQuoted(const std::string& s) { return json(s).dump(); }
+
+std::string requireString(const json& obj, const char* key, const std::string& where,
+                          const Locator& loc, bool required = true) {
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required) loc.fail(where + ": missing \"" + key + "\"", obj.dump());
+        return {};
+    }
+    if (!it->is_string() || it->get<std::string>().empty())
+        loc.fail(where + ": \"" + key + "\" must be a non-empty string", "\"" + std::string(key) + "\"");
+    return it->get<std::string>();
+}
+
+void rejectUnknownKeys(const json& obj, const std::set<std::string>& known, const std::string& where,
+                       const Locator& loc) {
+    for (const auto& [key, value] : obj.items())
+        if (!known.count(key)) loc.fail(where + ": unknown key " + jsonQuoted(key), jsonQuoted(key));
+}
+
+BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& loc) {
+    if (!b.is_object()) loc.fail(where + ": a buffer must be an object");
+    rejectUnknownKeys(b, {"name", "file", "dtype"}, where, loc);
+    BufferSpec spec;
+    spec.name = requireString(b, "name", where, loc);
+    spec.file = requireString(b, "file", where + " (" + spec.name + ")", loc);
+    const auto dtype = requireString(b, "dtype", where + " (" + spec.name + ")", loc);
+    auto t = parseDType(dtype);
+    if (!t)
+        loc.fail(where + " (" + spec.name + "): unknown element type " + jsonQuoted(dtype) +
+                     " (known: f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64)",
+                 jsonQuoted(dtype));
+    spec.dtype = *t;
+    return spec;
+}
+
+void validate(const Schema& schema, const Locator& loc) {
+    std::set<std::string> ids, names, files;
+    for (const auto& g : schema.groups) {
+        if (g.id == "other") loc.fail("group id \"other\" is reserved for unclassified files", "\"other\"");
+        if (!ids.insert(g.id).second) loc.fail("duplicate group id " + jsonQuoted(g.id), jsonQuoted(g.id), 2);
+        for (const auto& b : g.buffers) {
+            if (!names.insert(b.name).second)
+                loc.fail("duplicate buffer name " + jsonQuoted(b.name), "\"name\": " + jsonQuoted(b.name), 2);
+            if (!files.insert(b.file).second)
+                loc.fail("duplicate buffer file " + jsonQuoted(b.file), "\"file\": " + jsonQuoted(b.file), 2);
+        }
+    }
+    for (const auto& [from, to] : schema.dataflow) {
+        for (const auto& id : {from, to})
+            if (!ids.count(id)) loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
+        if (from == to) loc.fail("dataflow edge from a group to itself: " + jsonQuoted(from), "\"dataflow\"");
+    }
+}
+
+} // namespace
+
+SchemaError::SchemaError(const std::string& source_, int line_, int column_, const std::string& what)
+    : std::runtime_error(formatError(source_, line_, column_, what)), source(source_), line(line_),
+      column(column_) {}
+
+std::optional<std::pair<std::size_t, std::size_t>> Schema::findFile(const std::string& rest) const {
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::size_t b = 0; b < groups[g].buffers.size(); ++b)
+            if (groups[g].buffers[b].file == rest) return std::pair{g, b};
+    return std::nullopt;
+}
+
+const GroupSpec* Schema::group(const std::string& id) const {
+    for (const auto& g : groups)
+        if (g.id == id) return &g;
+    return nullptr;
+}
+
+std::vector<std::string> Schema::upstreamOf(const std::string& id) const {
+    std::vector<std::string> up;
+    for (const auto& [from, to] : dataflow)
+        if (to == id) up.push_back(from);
+    return up;
+}
+
+Schema parseSchema(std::string_view text, const std::string& sourceName) {
+    Locator loc(text, sourceName);
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        loc.fail("the schema is empty");
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        auto [line, column] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+        std::string what = e.what();
+        // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+        if (auto p = what.find(": "); p != std::string::npos) what = what.substr(p + 2);
+        throw SchemaError(sourceName, line, column, "invalid JSON: " + what);
+    }
+    if (!doc.is_object()) loc.fail("the schema must be a JSON object");
+    rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow"}, "schema", loc);
+
+    Schema schema;
+    schema.name = requireString(doc, "name", "schema", loc, false);
+    auto groups = doc.find("groups");
+    if (groups == doc.end() || !groups->is_array() || groups->empty())
+        loc.fail("schema: \"groups\" must be a non-empty array", "\"groups\"");
+    for (std::size_t gi = 0; gi < groups->size(); ++gi) {
+        const auto& g = (*groups)[gi];
+        const std::string where = "group " + std::to_string(gi + 1);
+        if (!g.is_object()) loc.fail(where + ": a group must be an object", "\"groups\"");
+        rejectUnknownKeys(g, {"id", "label", "buffers"}, where, loc);
+        GroupSpec spec;
+        spec.id = requireString(g, "id", where, loc);
+        spec.label = requireString(g, "label", where, loc, false);
+        if (spec.label.empty()) spec.label = spec.id;
+        auto buffers = g.find("buffers");
+        if (buffers == g.end() || !buffers->is_array())
+            loc.fail(where + " (" + spec.id + "): \"buffers\" must be an array", jsonQuoted(spec.id));
+        for (std::size_t bi = 0; bi < buffers->size(); ++bi)
+            spec.buffers.push_back(parseBuffer((*buffers)[bi],
+                                               "group " + spec.id + ", buffer " + std::to_string(bi + 1),
+                                               loc));
+        schema.groups.push_back(std::move(spec));
+    }
+    if (auto flow = doc.find("dataflow"); flow != doc.end()) {
+        if (!flow->is_array()) loc.fail("schema: \"dataflow\" must be an array of [from, to] pairs", "\"dataflow\"");
+        for (const auto& edge : *flow) {
+            if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
+                loc.fail("schema: each dataflow edge must be [\"FROM\", \"TO\"]", "\"dataflow\"");
+            schema.dataflow.emplace_back(edge[0].get<std::string>(), edge[1].get<std::string>());
+        }
+    }
+    validate(schema, loc);
+    return schema;
+}
+
+Schema loadSchemaFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SchemaError(path.string(), 0, 0, "cannot open the schema file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw SchemaError(path.string(), 0, 0, "cannot read the schema file");
+    return parseSchema(text.str(), path.string());
+}
+
+std::string_view defaultSchemaJson() { return detail::kDefaultSchemaJson; }
+
+const Schema& defaultSchema() {
+    static const Schema schema = parseSchema(detail::kDefaultSchemaJson, "default_schema.json");
+    return schema;
+}
+
+} // namespace dumpscope

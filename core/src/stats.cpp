@@ -1,0 +1,228 @@
+#include "dumpscope/stats.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "element_traits.h"
+
+namespace dumpscope {
+
+namespace {
+
+// Powers of ten as the nearest doubles, for the decade of |Δ| without a log10 per element.
+struct Pow10Table {
+    double v[DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 2];
+    Pow10Table() {
+        for (int d = DeltaHistogram::kMinDecade; d <= DeltaHistogram::kMaxDecade + 1; ++d)
+            v[d - DeltaHistogram::kMinDecade] = std::strtod(("1e" + std::to_string(d)).c_str(), nullptr);
+    }
+    double at(int d) const { return v[d - DeltaHistogram::kMinDecade]; }
+};
+const Pow10Table& pow10() {
+    static const Pow10Table table;
+    return table;
+}
+
+} // namespace
+
+// floor(log10(x)) for finite x > 0, without a log10 per element.
+int deltaDecade(double x) {
+    const int e2 = std::ilogb(x); // x in [2^e2, 2^(e2+1))
+    int d = (e2 * 78913) >> 18;   // floor(e2 * log10(2)), exact for |e2| < 2620
+    const auto& p = pow10();
+    if (d + 1 <= DeltaHistogram::kMaxDecade && x >= p.at(d + 1)) ++d;
+    if (d > DeltaHistogram::kMinDecade && x < p.at(d)) --d;
+    return std::clamp(d, DeltaHistogram::kMinDecade, DeltaHistogram::kMaxDecade);
+}
+
+namespace {
+
+// Orders the kept "largest |Δ|" entries: larger |Δ| first, then the lower index.
+bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
+    if (x.absDelta != y.absDelta) return x.absDelta > y.absDelta;
+    return x.index < y.index;
+}
+
+} // namespace
+
+struct StatsAccumulator::Impl {
+    DType dtype;
+    BufferStats s;
+    XXH3_state_t hashA;
+    XXH3_state_t hashB;
+    // Min-heap (by largerDelta) of the kKeep largest |Δ| seen so far.
+    std::vector<ElementDiff> heap;
+
+    explicit Impl(DType t) : dtype(t) {
+        XXH3_64bits_reset(&hashA);
+        XXH3_64bits_reset(&hashB);
+        heap.reserve(BufferStats::kKeep);
+    }
+
+    template <typename Tr> void countNonFinite(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
+    template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
+    void keepLargest(const ElementDiff& d);
+};
+
+template <typename Tr>
+void StatsAccumulator::Impl::countNonFinite(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
+    if constexpr (Tr::kFloat) {
+        // First a branch-free count of all-ones exponents (vectorises); NaN vs Inf only if any.
+        std::size_t special = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            special += (Tr::load(p + i * sizeof(typename Tr::Bits)) & Tr::kExp) == Tr::kExp;
+        if (special == 0) return;
+        std::uint64_t nan = 0;
+        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
+        const std::uint64_t inf = special - nan;
+        if (sideA) s.nanA += nan, s.infA += inf;
+        if (sideB) s.nanB += nan, s.infB += inf;
+    } else {
+        (void)p, (void)n, (void)sideA, (void)sideB;
+    }
+}
+
+template <typename Tr>
+void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
+                                     std::uint64_t base) {
+    using Bits = typename Tr::Bits;
+    constexpr std::size_t kBlock = 1024; // elements compared with one memcmp before any detail
+    for (std::size_t start = 0; start < n; start += kBlock) {
+        const std::size_t len = std::min(kBlock, n - start);
+        const unsigned char* pa = a + start * sizeof(Bits);
+        const unsigned char* pb = b + start * sizeof(Bits);
+        if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) {
+            countNonFinite<Tr>(pa, len, true, true);
+            continue;
+        }
+        countNonFinite<Tr>(pa, len, true, false);
+        countNonFinite<Tr>(pb, len, false, true);
+        for (std::size_t i = 0; i < len; ++i) {
+            const Bits x = Tr::load(pa + i * sizeof(Bits));
+            const Bits y = Tr::load(pb + i * sizeof(Bits));
+            if (x != y) addDiff<Tr>(base + start + i, x, y);
+        }
+    }
+}
+
+template <typename Tr>
+void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b) {
+    ++s.nDiff;
+    if (!s.firstDiff) s.firstDiff = index;
+    s.lastDiff = index;
+
+    ElementDiff d{index, a, b, 0.0};
+    const auto ulp = Tr::ulp(a, b); // nullopt when a side is NaN
+    if (ulp) {
+        s.maxUlp = std::max(s.maxUlp, *ulp);
+        ++s.ulpHistogram.counts[ulpBin(*ulp)];
+    } else {
+        ++s.ulpHistogram.undefined;
+    }
+
+    const double va = Tr::value(a), vb = Tr::value(b);
+    if constexpr (Tr::kFloat) {
+        if (!ulp) {
+            d.absDelta = std::nan("");
+            ++s.deltaHistogram.nan;
+        } else {
+            d.absDelta = std::fabs(va - vb);
+            if (d.absDelta == 0) {
+                ++s.signedZeroDiffs; // distinct bits, equal values: only +0 vs -0 can do that
+                ++s.deltaHistogram.zero;
+            } else if (std::isinf(d.absDelta)) {
+                ++s.deltaHistogram.infinite;
+            } else {
+                ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
+            }
+        }
+    } else {
+        d.absDelta = static_cast<double>(*ulp); // exact |a-b| even where a-b overflows the type
+        ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
+    }
+
+    if (!std::isnan(d.absDelta)) {
+        if (!s.maxAbsDeltaIndex || d.absDelta > s.maxAbsDelta) {
+            s.maxAbsDelta = d.absDelta;
+            s.maxAbsDeltaIndex = index;
+        }
+        const double scale = std::max(std::fabs(va), std::fabs(vb));
+        const double rel = std::isinf(d.absDelta) ? INFINITY : (scale > 0 ? d.absDelta / scale : 0.0);
+        s.maxRelDelta = std::max(s.maxRelDelta, rel);
+        keepLargest(d);
+    }
+    if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
+}
+
+void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
+    // std heap functions keep the "largest" by comparator at the front; with largerDelta the
+    // front is the smallest kept entry, the one to evict.
+    if (heap.size() < BufferStats::kKeep) {
+        heap.push_back(d);
+        std::push_heap(heap.begin(), heap.end(), largerDelta);
+    } else if (largerDelta(d, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), largerDelta);
+        heap.back() = d;
+        std::push_heap(heap.begin(), heap.end(), largerDelta);
+    }
+}
+
+StatsAccumulator::StatsAccumulator(DType dtype) : m_impl(std::make_unique<Impl>(dtype)) {}
+StatsAccumulator::~StatsAccumulator() = default;
+
+void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
+                               std::uint64_t base) {
+    auto& im = *m_impl;
+    const std::size_t bytes = n * dtypeSize(im.dtype);
+    XXH3_64bits_update(&im.hashA, a, bytes);
+    XXH3_64bits_update(&im.hashB, b, bytes);
+    im.s.nA += n;
+    im.s.nB += n;
+    visitTraits(im.dtype, [&]<typename Tr>() { im.addPair<Tr>(a, b, n, base); });
+}
+
+void StatsAccumulator::addTailA(const unsigned char* a, std::size_t n) {
+    auto& im = *m_impl;
+    XXH3_64bits_update(&im.hashA, a, n * dtypeSize(im.dtype));
+    im.s.nA += n;
+    visitTraits(im.dtype, [&]<typename Tr>() { im.countNonFinite<Tr>(a, n, true, false); });
+}
+
+void StatsAccumulator::addTailB(const unsigned char* b, std::size_t n) {
+    auto& im = *m_impl;
+    XXH3_64bits_update(&im.hashB, b, n * dtypeSize(im.dtype));
+    im.s.nB += n;
+    visitTraits(im.dtype, [&]<typename Tr>() { im.countNonFinite<Tr>(b, n, false, true); });
+}
+
+BufferStats StatsAccumulator::finish() {
+    auto& im = *m_impl;
+    im.s.hashA = XXH3_64bits_digest(&im.hashA);
+    im.s.hashB = XXH3_64bits_digest(&im.hashB);
+    im.s.largestDiffs = im.heap;
+    std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), largerDelta);
+    return std::move(im.s);
+}
+
+BufferStats compareMemory(DType dtype, const void* a, std::size_t bytesA, const void* b,
+                          std::size_t bytesB) {
+    const std::size_t es = dtypeSize(dtype);
+    const std::size_t nA = bytesA / es, nB = bytesB / es, common = std::min(nA, nB);
+    const auto* pa = static_cast<const unsigned char*>(a);
+    const auto* pb = static_cast<const unsigned char*>(b);
+    StatsAccumulator acc(dtype);
+    acc.addPair(pa, pb, common, 0);
+    if (nA > common) acc.addTailA(pa + common * es, nA - common);
+    if (nB > common) acc.addTailB(pb + common * es, nB - common);
+    return acc.finish();
+}
+
+} // namespace dumpscope
