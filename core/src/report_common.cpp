@@ -26,8 +26,16 @@ const GroupCell* findCell(const StepResult& step, const std::string& groupId) {
     return nullptr;
 }
 
+namespace {
+// Nothing found wrong yet, but some buffers were not compared (cancelled analysis).
+bool pendingCell(const GroupCell& cell) {
+    return cell.nPending > 0 && !isDivergent(cell.status) && !isErrorLike(cell.status);
+}
+} // namespace
+
 std::string cellText(const GroupCell* cell) {
     if (!cell || cell->status == Status::missing) return "—";
+    if (pendingCell(*cell)) return "…";
     if (isDivergent(cell->status))
         return std::to_string(cell->nDivergent) + "/" + std::to_string(cell->buffers.size());
     if (cell->status == Status::equal) return "=";
@@ -38,6 +46,7 @@ std::string cellText(const GroupCell* cell) {
 
 const char* cellClass(const GroupCell* cell) {
     if (!cell || cell->status == Status::missing) return "miss";
+    if (pendingCell(*cell)) return "pend";
     if (isDivergent(cell->status)) return "div";
     if (cell->status == Status::equal) return "eq";
     if (cell->status == Status::only_in_a) return "onea";

@@ -33,6 +33,7 @@ table.matrix td{text-align:center;min-width:3.5em}
 .miss{background:#eee;color:#888}
 .onea,.oneb{background:repeating-linear-gradient(45deg,#d6d6d6 0 4px,#fff 4px 8px)}
 .err{background:#ffcc80}
+.pend{background:#fff;color:#888;font-style:italic}
 .verdict{padding:.6em 1em;border-radius:4px;border:1px solid #bbb}
 code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
 pre{background:#f7f7f7;padding:.7em;border:1px solid #e0e0e0;overflow-x:auto}
@@ -117,7 +118,7 @@ void matrix(std::string& h, const Analysis& a) {
     h += "<p class=\"legend\"><span class=\"eq\">=</span>equal <span class=\"div\">n/m</span>n of m "
          "compared buffers diverge <span class=\"onea\">A only</span>one run only "
          "<span class=\"err\">err</span>unreadable or malformed <span class=\"miss\">—</span>not "
-         "dumped</p>\n";
+         "dumped <span class=\"pend\">…</span>not compared (cancelled)</p>\n";
 }
 
 void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t>& divergent,

@@ -79,7 +79,8 @@ Json buffer(const BufferResult& b) {
     return {{"name", validUtf8(b.name)},
             {"file", validUtf8(b.fileName)},
             {"dtype", dtypeName(b.dtype)},
-            {"status", statusName(b.status)},
+            // A buffer a cancelled analysis never compared must not read as "equal".
+            {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
             {"n_a", s.nA},
             {"n_b", s.nB},
             {"n_diff", s.nDiff},
@@ -113,6 +114,7 @@ Json steps(const Analysis& analysis) {
             groups.push_back({{"id", validUtf8(cell.group)},
                               {"status", statusName(cell.status)},
                               {"n_divergent", cell.nDivergent},
+                              {"n_pending", cell.nPending},
                               {"max_abs_delta", number(cell.maxAbsDelta)},
                               {"buffers", std::move(buffers)}});
         }

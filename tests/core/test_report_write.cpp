@@ -1,0 +1,219 @@
+// writeReport (issue 6 section 2): the report appears whole or not at all, never inside a run
+// directory, and a destination that cannot be written fails with the file and the cause.
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/report.h"
+
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using dumpscope::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> listDir(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// A small divergent analysis with a name that needs escaping in every format.
+dumpscope::Analysis smallAnalysis() {
+    dumpscope::Analysis a;
+    dumpscope::BufferResult b;
+    b.step = 0;
+    b.group = "G";
+    b.name = "<script>alert(1)</script>";
+    b.fileName = "step_0_g_x.bin";
+    b.status = dumpscope::Status::diverge;
+    b.pending = false;
+    b.stats.nA = b.stats.nB = 1;
+    b.stats.nDiff = 1;
+    b.stats.firstDiff = b.stats.lastDiff = 0;
+    b.stats.firstDiffs = {{0, 0x3f800000u, 0x40000000u, 1.0}};
+    a.buffers = {b};
+    dumpscope::GroupCell cell;
+    cell.group = "G";
+    cell.status = dumpscope::Status::diverge;
+    cell.buffers = {0};
+    cell.nDivergent = 1;
+    a.matrix = {{0, {cell}}};
+    a.verdict.exitCode = 1;
+    a.verdict.firstDivergentStep = 0;
+    a.verdict.divergedGroups = {"G"};
+    a.verdict.decisionCase = dumpscope::DecisionCase::g_only;
+    return a;
+}
+
+std::string writeError(const dumpscope::Analysis& a, const fs::path& p) {
+    try {
+        dumpscope::writeReport(a, p);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+struct WriteFixture {
+    TempDir tmp;
+    dumpscope::Analysis analysis = smallAnalysis();
+    WriteFixture() {
+        fs::create_directories(tmp / "a");
+        fs::create_directories(tmp / "b");
+        fs::create_directories(tmp / "out");
+        analysis.runA = tmp / "a";
+        analysis.runB = tmp / "b";
+    }
+};
+
+} // namespace
+
+TEST(WriteReport, WritesEachFormatAndLeavesNoTemporaryFile) {
+    WriteFixture f;
+    const std::vector<std::pair<std::string, dumpscope::ReportFormat>> files = {
+        {"r.json", dumpscope::ReportFormat::json},
+        {"r.md", dumpscope::ReportFormat::markdown},
+        {"r.html", dumpscope::ReportFormat::html}};
+    for (const auto& [name, format] : files) {
+        dumpscope::writeReport(f.analysis, f.tmp / "out" / name);
+        const std::string written = readFile(f.tmp / "out" / name);
+        EXPECT_FALSE(written.empty()) << name;
+        EXPECT_EQ(written, dumpscope::renderReport(f.analysis, format)) << name;
+    }
+    EXPECT_TRUE(json::accept(readFile(f.tmp / "out" / "r.json")));
+    EXPECT_EQ(listDir(f.tmp / "out"), (std::vector<std::string>{"r.html", "r.json", "r.md"}));
+    EXPECT_TRUE(listDir(f.tmp / "a").empty());
+    EXPECT_TRUE(listDir(f.tmp / "b").empty());
+}
+
+TEST(WriteReport, ReplacesAnExistingFileWhole) {
+    WriteFixture f;
+    const auto target = f.tmp / "out" / "r.md";
+    dumpscope::test::writeText(target, std::string(100000, 'x'));
+    dumpscope::writeReport(f.analysis, target);
+    EXPECT_EQ(readFile(target), dumpscope::reportMarkdown(f.analysis));
+    EXPECT_EQ(listDir(f.tmp / "out"), std::vector<std::string>{"r.md"});
+}
+
+TEST(WriteReport, RefusesEveryPathIntoARunDirectoryAndCreatesNothingThere) {
+    WriteFixture f;
+    fs::create_directories(f.tmp / "a" / "sub");
+    fs::create_symlink(f.tmp / "a", f.tmp / "link-to-a");
+    const std::vector<fs::path> inside = {
+        f.tmp / "a" / "r.json",
+        f.tmp / "b" / "r.html",
+        f.tmp / "a" / "sub" / "r.md",
+        f.tmp / "out" / ".." / "a" / "r.json", // spelled through ..
+        f.tmp / "link-to-a" / "r.html",        // spelled through a symlink
+        f.tmp / "a" / "new-dir" / "r.json",    // a directory that does not exist yet
+    };
+    for (const auto& p : inside) {
+        const std::string err = writeError(f.analysis, p);
+        EXPECT_NE(err.find("inside a run directory"), std::string::npos) << p << ": " << err;
+        EXPECT_NE(err.find(p.string()), std::string::npos) << err;
+    }
+    EXPECT_EQ(listDir(f.tmp / "a"), std::vector<std::string>{"sub"});
+    EXPECT_TRUE(listDir(f.tmp / "a" / "sub").empty());
+    EXPECT_TRUE(listDir(f.tmp / "b").empty());
+    // A sibling whose name merely starts like the run directory is not inside it.
+    fs::create_directories(f.tmp / "ab");
+    EXPECT_NO_THROW(dumpscope::writeReport(f.analysis, f.tmp / "ab" / "r.json"));
+}
+
+TEST(WriteReport, RefusesRelativePathIntoRunDirectory) {
+    WriteFixture f;
+    const fs::path old = fs::current_path();
+    fs::current_path(f.tmp / "a");
+    const std::string err = writeError(f.analysis, "report.json");
+    fs::current_path(old);
+    EXPECT_NE(err.find("inside a run directory"), std::string::npos) << err;
+    EXPECT_TRUE(listDir(f.tmp / "a").empty());
+}
+
+TEST(WriteReport, UnwritableDestinationsFailWithFileAndCause) {
+    WriteFixture f;
+    dumpscope::test::writeText(f.tmp / "out" / "plain-file", "x");
+    fs::create_directories(f.tmp / "out" / "dir.json");
+    struct Case {
+        fs::path path;
+        std::string cause;
+    };
+    const std::vector<Case> cases = {
+        {f.tmp / "missing-dir" / "r.json", "No such file or directory"},
+        {f.tmp / "out" / "plain-file" / "r.json", "Not a directory"},
+        {f.tmp / "out" / "dir.json", "Is a directory"},
+        {f.tmp / "out" / "r.txt", "unknown report format"},
+    };
+    for (const auto& c : cases) {
+        const std::string err = writeError(f.analysis, c.path);
+        EXPECT_NE(err.find("cannot write report " + c.path.string()), std::string::npos) << err;
+        EXPECT_NE(err.find(c.cause), std::string::npos) << err;
+    }
+    // Nothing half-written is left behind, and the directory in the way is untouched.
+    EXPECT_EQ(listDir(f.tmp / "out"), (std::vector<std::string>{"dir.json", "plain-file"}));
+    EXPECT_TRUE(listDir(f.tmp / "out" / "dir.json").empty());
+}
+
+TEST(WriteReport, ReadOnlyDirectoryFailsWithPermissionDenied) {
+    WriteFixture f;
+    fs::permissions(f.tmp / "out", fs::perms::owner_read | fs::perms::owner_exec);
+    // root ignores directory permissions; the check would then prove nothing.
+    std::ofstream probe(f.tmp / "out" / "probe");
+    const bool bypass = probe.is_open();
+    probe.close();
+    if (bypass) {
+        fs::remove(f.tmp / "out" / "probe");
+        fs::permissions(f.tmp / "out", fs::perms::owner_all);
+        GTEST_SKIP() << "running with permission bypass (root): read-only directory not testable";
+    }
+    const std::string err = writeError(f.analysis, f.tmp / "out" / "r.html");
+    fs::permissions(f.tmp / "out", fs::perms::owner_all);
+    EXPECT_NE(err.find("Permission denied"), std::string::npos) << err;
+    EXPECT_TRUE(listDir(f.tmp / "out").empty());
+}
+
+TEST(ReportOfAnalysis, RealNoisyHeadSample) {
+    TempDir tmp;
+    if (!dumpscope::test::unpackSample("h200-noisy-head.tar.xz", tmp.path()))
+        GTEST_SKIP() << "../shared/samples/h200-noisy-head.tar.xz not available";
+    const fs::path runA = tmp / "s2_noisy_head" / "a", runB = tmp / "s2_noisy_head" / "b";
+    const auto a = dumpscope::analyze(runA, runB);
+
+    // What the reference prints for this pair: first divergence at step 1 in H, I and J.
+    const json j = json::parse(dumpscope::reportJson(a));
+    EXPECT_EQ(j["exit_code"], 1);
+    EXPECT_EQ(j["first_divergent_step"], 1);
+    EXPECT_EQ(j["diverged_groups"], json::array({"H", "I", "J"}));
+    EXPECT_EQ(j["decision"]["case"], "h_without_g");
+    EXPECT_EQ(j["root_cause"]["groups"], json::array({"H"}));
+    EXPECT_EQ(j["root_cause"]["buffers"], json::array({"q_logits"}));
+    ASSERT_EQ(j["steps"].size(), 4u);
+    const std::string md = dumpscope::reportMarkdown(a);
+    EXPECT_NE(md.find("| 1 | = | 1/5 | 11/11 | 2/6 | = |\n"), std::string::npos) << md;
+
+    const fs::path out = tmp / "reports";
+    fs::create_directories(out);
+    for (const char* name : {"r.json", "r.md", "r.html"}) dumpscope::writeReport(a, out / name);
+    const std::string html = readFile(out / "r.html");
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_EQ(listDir(out), (std::vector<std::string>{"r.html", "r.json", "r.md"}));
+    EXPECT_NE(writeError(a, runA / "r.json").find("inside a run directory"), std::string::npos);
+    EXPECT_EQ(std::distance(fs::directory_iterator(runA), fs::directory_iterator{}), 124);
+}
