@@ -1,0 +1,154 @@
+#include "analysis_worker.h"
+
+#include "dumpscope/analyze.h"
+
+#include <QMetaObject>
+
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <thread>
+
+struct AnalysisWorker::Job {
+    quint64 sequence = 0;
+    std::filesystem::path runA, runB;
+    std::shared_ptr<const dumpscope::Schema> schema;
+    std::atomic<bool> stop{false};
+    std::atomic<bool> exited{false};
+    // Set while a progress snapshot is queued for the GUI; the next one waits for it.
+    std::atomic<bool> snapshotInFlight{false};
+    std::thread thread;
+};
+
+namespace {
+
+SnapshotPtr makeSnapshot(const dumpscope::Analysis& live, const std::vector<bool>& done,
+                         std::size_t nDone, std::size_t total, bool finished) {
+    auto analysis = std::make_shared<dumpscope::Analysis>(live);
+    // Rebuilds the matrix from the buffers known so far; pending ones keep plan()'s status and
+    // the snapshot's `done` mask tells the views to show them as pending.
+    if (!finished) dumpscope::summarize(*analysis);
+    auto snapshot = std::make_shared<AnalysisSnapshot>();
+    snapshot->analysis = std::move(analysis);
+    snapshot->done = done;
+    snapshot->nDone = nDone;
+    snapshot->total = total;
+    snapshot->finished = finished;
+    return snapshot;
+}
+
+} // namespace
+
+AnalysisWorker::AnalysisWorker(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<SnapshotPtr>();
+}
+
+AnalysisWorker::~AnalysisWorker() {
+    for (auto& job : m_jobs) job->stop = true;
+    for (auto& job : m_jobs)
+        if (job->thread.joinable()) job->thread.join();
+}
+
+quint64 AnalysisWorker::start(const QString& runA, const QString& runB,
+                              std::shared_ptr<const dumpscope::Schema> schema) {
+    for (auto& job : m_jobs) job->stop = true;
+    reapFinishedJobs();
+    auto job = std::make_shared<Job>();
+    job->sequence = ++m_sequence;
+    job->runA = runA.toStdString();
+    job->runB = runB.toStdString();
+    job->schema = std::move(schema);
+    m_running = true;
+    job->thread = std::thread([this, job] { run(job); });
+    m_jobs.push_back(job);
+    return job->sequence;
+}
+
+void AnalysisWorker::cancel() {
+    if (!m_running) return;
+    for (auto& job : m_jobs) job->stop = true;
+    m_running = false;
+    // A new sequence number makes whatever the cancelled thread still posts stale at once,
+    // so the views never change after the user pressed Cancel.
+    const quint64 cancelledSequence = m_sequence++;
+    emit cancelled(cancelledSequence);
+}
+
+void AnalysisWorker::reapFinishedJobs() {
+    for (auto it = m_jobs.begin(); it != m_jobs.end();) {
+        if ((*it)->exited) {
+            (*it)->thread.join();
+            it = m_jobs.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+// Runs on the job's own thread. Everything it shares with the GUI goes through queued calls
+// carrying immutable snapshots; `this` outlives the thread because the destructor joins it.
+void AnalysisWorker::run(std::shared_ptr<Job> job) {
+    const quint64 seq = job->sequence;
+    auto post = [this, seq](auto fn) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, seq, fn] {
+                if (isCurrent(seq)) fn();
+            },
+            Qt::QueuedConnection);
+    };
+    try {
+        dumpscope::AnalyzeOptions options;
+        options.schema = job->schema;
+        dumpscope::Analysis live = dumpscope::plan(job->runA, job->runB, options);
+        std::vector<bool> done(live.buffers.size(), false);
+        std::size_t nDone = 0, total = live.buffers.size();
+        auto first = makeSnapshot(live, done, 0, total, false);
+        post([this, seq, first] { emit planned(seq, first); });
+
+        auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
+                            std::size_t doneCount, std::size_t totalCount) {
+            if (job->stop) return false;
+            // plan() and analyze() list the buffers in the same order; the check guards against
+            // a directory that changed between the two scans (the final snapshot is exact anyway).
+            if (index < live.buffers.size() && live.buffers[index].step == result.step &&
+                live.buffers[index].name == result.name) {
+                live.buffers[index] = result;
+                done[index] = true;
+            }
+            nDone = doneCount;
+            total = totalCount;
+            if (!job->snapshotInFlight.exchange(true)) {
+                auto snapshot = makeSnapshot(live, done, nDone, total, false);
+                post([this, seq, snapshot, job] {
+                    job->snapshotInFlight = false;
+                    emit progressed(seq, snapshot);
+                });
+            }
+            return !job->stop.load();
+        };
+        dumpscope::Analysis result =
+            dumpscope::analyze(job->runA, job->runB, options, progress);
+        if (job->stop || result.cancelled) {
+            post([this, seq] {
+                m_running = false;
+                emit cancelled(seq);
+            });
+        } else {
+            std::vector<bool> all(result.buffers.size(), true);
+            const std::size_t n = result.buffers.size();
+            auto final = makeSnapshot(result, all, n, n, true);
+            post([this, seq, final] {
+                m_running = false;
+                emit finished(seq, final);
+            });
+        }
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        post([this, seq, message] {
+            m_running = false;
+            emit failed(seq, message);
+        });
+    }
+    job->exited = true;
+}

@@ -1,0 +1,194 @@
+#include "buffer_list_model.h"
+
+#include "matrix_colors.h"
+
+#include <algorithm>
+#include <cmath>
+
+using dumpscope::BufferResult;
+using dumpscope::Status;
+
+namespace {
+
+bool hasComparison(const BufferResult& b) {
+    return b.status == Status::equal || dumpscope::isDivergent(b.status);
+}
+
+std::uint64_t compared(const BufferResult& b) { return std::min(b.stats.nA, b.stats.nB); }
+
+double differingPercent(const BufferResult& b) {
+    const auto n = compared(b);
+    return n == 0 ? 0.0 : 100.0 * static_cast<double>(b.stats.nDiff) / static_cast<double>(n);
+}
+
+std::uint64_t nanInfTotal(const BufferResult& b) {
+    return b.stats.nanA + b.stats.nanB + b.stats.infA + b.stats.infB;
+}
+
+QString number(double v) { return QString::number(v, 'g', 4); }
+
+QString statusText(const BufferResult& b) {
+    if (dumpscope::isError(b.status) && !b.error.empty())
+        return QStringLiteral("%1: %2").arg(QString::fromStdString(std::string(
+                                                 dumpscope::statusName(b.status))),
+                                             QString::fromStdString(b.error));
+    return QString::fromStdString(std::string(dumpscope::statusName(b.status)));
+}
+
+} // namespace
+
+BufferListModel::BufferListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> buffers) {
+    if (snapshot && buffers == m_buffers && !buffers.empty()) {
+        m_snapshot = std::move(snapshot);
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    m_buffers = m_snapshot ? std::move(buffers) : std::vector<std::size_t>{};
+    endResetModel();
+}
+
+void BufferListModel::clear() { setBuffers({}, {}); }
+
+int BufferListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_buffers.size());
+}
+
+int BufferListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int BufferListModel::rowOf(const QString& name) const {
+    for (std::size_t r = 0; r < m_buffers.size(); ++r)
+        if (QString::fromStdString(m_snapshot->analysis->buffers[m_buffers[r]].name) == name)
+            return static_cast<int>(r);
+    return -1;
+}
+
+int BufferListModel::bufferIndex(int row) const {
+    if (row < 0 || row >= rowCount()) return -1;
+    return static_cast<int>(m_buffers[row]);
+}
+
+QVariant BufferListModel::display(const BufferResult& b, int column) const {
+    const auto& s = b.stats;
+    switch (column) {
+    case NameColumn:
+        return QString::fromStdString(b.name);
+    case TypeColumn:
+        return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
+    case ElementsColumn:
+        if (b.status == Status::only_in_b) return QString::number(s.nB);
+        if (s.nA != s.nB && b.status != Status::only_in_a)
+            return QStringLiteral("%1 / %2").arg(s.nA).arg(s.nB);
+        return QString::number(s.nA);
+    default:
+        break;
+    }
+    if (column == StatusColumn) return statusText(b);
+    if (!hasComparison(b)) return QString();
+    switch (column) {
+    case DifferingColumn:
+        return QString::number(s.nDiff);
+    case DifferingPercentColumn:
+        return QStringLiteral("%1 %").arg(number(differingPercent(b)));
+    case MaxAbsDeltaColumn:
+        return number(s.maxAbsDelta);
+    case MaxRelDeltaColumn:
+        return number(s.maxRelDelta);
+    case MaxUlpColumn:
+        return dumpscope::isFloat(b.dtype) ? QString::number(s.maxUlp) : QStringLiteral("–");
+    case NanInfColumn:
+        if (nanInfTotal(b) == 0) return QStringLiteral("–");
+        return QStringLiteral("NaN %1/%2 · Inf %3/%4")
+            .arg(s.nanA)
+            .arg(s.nanB)
+            .arg(s.infA)
+            .arg(s.infB);
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::sortKey(const BufferResult& b, int column) const {
+    const auto& s = b.stats;
+    switch (column) {
+    case NameColumn:
+        return QString::fromStdString(b.name);
+    case TypeColumn:
+        return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
+    case ElementsColumn:
+        return static_cast<qulonglong>(std::max(s.nA, s.nB));
+    case DifferingColumn:
+        return static_cast<qulonglong>(s.nDiff);
+    case DifferingPercentColumn:
+        return differingPercent(b);
+    // NaN would break the proxy's strict weak ordering; it sorts as the largest.
+    case MaxAbsDeltaColumn:
+        return std::isnan(s.maxAbsDelta) ? HUGE_VAL : s.maxAbsDelta;
+    case MaxRelDeltaColumn:
+        return std::isnan(s.maxRelDelta) ? HUGE_VAL : s.maxRelDelta;
+    case MaxUlpColumn:
+        return static_cast<qulonglong>(s.maxUlp);
+    case NanInfColumn:
+        return static_cast<qulonglong>(nanInfTotal(b));
+    case StatusColumn:
+        return static_cast<int>(b.status);
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+    const std::size_t bufferIndex = m_buffers[index.row()];
+    const BufferResult& b = m_snapshot->analysis->buffers[bufferIndex];
+    const bool pending = !m_snapshot->isDone(bufferIndex);
+    const int column = index.column();
+    if (role == BufferIndexRole) return static_cast<int>(bufferIndex);
+    if (pending) {
+        if (role == Qt::DisplayRole && column == NameColumn) return QString::fromStdString(b.name);
+        if (role == Qt::DisplayRole && column == TypeColumn) return display(b, column);
+        if (role == Qt::DisplayRole && column == StatusColumn) return tr("pending…");
+        if (role == SortRole) return column == NameColumn ? sortKey(b, column) : QVariant(-1);
+        if (role == StatusRole) return -1;
+        return {};
+    }
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(b, column);
+    case SortRole:
+        return sortKey(b, column);
+    case StatusRole:
+        return static_cast<int>(b.status);
+    case Qt::ToolTipRole:
+        if (!b.error.empty()) return QString::fromStdString(b.error);
+        return QString::fromStdString(b.fileName);
+    case Qt::TextAlignmentRole:
+        return column == NameColumn || column == StatusColumn
+                   ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (column != StatusColumn) return {};
+        if (dumpscope::isDivergent(b.status)) return matrix_colors::diverge(1.0);
+        if (dumpscope::isError(b.status)) return QColor(0xe6, 0x51, 0x00);
+        if (b.status == Status::equal) return QColor(0x2e, 0x7d, 0x32);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const titles[ColumnCount] = {
+        QT_TR_NOOP("Buffer"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
+        QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"), QT_TR_NOOP("Max |Δ|"),
+        QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
+        QT_TR_NOOP("Status")};
+    if (role == Qt::DisplayRole) return tr(titles[section]);
+    return {};
+}

@@ -1,0 +1,333 @@
+#include "main_window.h"
+
+#include "analysis_worker.h"
+#include "settings.h"
+#include "start_page.h"
+#include "triage_view.h"
+
+#include "dumpscope/demo.h"
+#include "dumpscope/report.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTemporaryDir>
+
+#include <exception>
+
+// The .qrc is compiled into the static dumpscope_ui library; a static library's resources are
+// registered only by an explicit call, which must sit outside any namespace.
+static void initResources() { Q_INIT_RESOURCE(dumpscope); }
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), m_options(std::move(options)),
+      m_settings(std::make_unique<Settings>(m_options.settingsFile)),
+      m_worker(new AnalysisWorker(this)), m_stack(new QStackedWidget(this)),
+      m_startPage(new StartPage), m_triage(new TriageView), m_progress(new QProgressBar),
+      m_cancelButton(new QPushButton(tr("Cancel"))), m_statusLabel(new QLabel) {
+    initResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/dumpscope.svg")));
+    setWindowTitle(QStringLiteral("dumpscope"));
+    setAcceptDrops(true);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_triage);
+    setCentralWidget(m_stack);
+
+    m_progress->setObjectName(QStringLiteral("analysisProgress"));
+    m_progress->setMaximumWidth(260);
+    m_progress->setFormat(tr("%v / %m buffers"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    m_progress->hide();
+    m_cancelButton->hide();
+    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelAnalysis);
+
+    connect(m_startPage, &StartPage::demoRequested, this, [this] { openDemo(); });
+    connect(m_startPage, &StartPage::pairRequested, this, &MainWindow::openPair);
+    connect(m_startPage, &StartPage::directoryChosen, this,
+            [this](const QString& dir) { m_settings->setLastDirectory(dir); });
+    m_startPage->setStartDirectory(m_settings->lastDirectory());
+
+    createActions();
+    connectWorker();
+    resize(1500, 950);
+    restoreGeometry(m_settings->windowGeometry());
+    restoreState(m_settings->windowState(), Settings::kLayoutVersion);
+    m_triage->restoreState(m_settings->splitterState());
+    showStartPage();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon),
+                                    tr("&Open Runs…"), this, &MainWindow::showStartPage);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Demo Pair"), this, [this] { openDemo(); });
+    m_recentMenu = file->addMenu(tr("&Recent Pairs"));
+    file->addSeparator();
+    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportDialog);
+    m_exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    m_copyAction = file->addAction(tr("&Copy Markdown Summary"), this,
+                                   [this] { copyMarkdownSummary(); });
+    m_copyAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    file->addSeparator();
+    m_closeAction = file->addAction(tr("&Close Pair"), this, &MainWindow::closePair);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_reloadAction = analysis->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                                         tr("&Reload"), this, &MainWindow::reload);
+    m_reloadAction->setShortcut(QKeySequence::Refresh); // F5
+    m_swapAction = analysis->addAction(tr("&Swap A/B"), this, &MainWindow::swapRuns);
+    m_swapAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
+    m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
+    m_cancelAction->setShortcut(Qt::Key_Escape);
+    updateRecentMenu();
+    updateActions();
+}
+
+void MainWindow::connectWorker() {
+    auto show = [this](quint64, SnapshotPtr snapshot) {
+        setProgress(snapshot);
+        m_triage->setSnapshot(std::move(snapshot));
+    };
+    connect(m_worker, &AnalysisWorker::planned, this, show);
+    connect(m_worker, &AnalysisWorker::progressed, this, show);
+    connect(m_worker, &AnalysisWorker::finished, this, [this, show](quint64 seq, SnapshotPtr s) {
+        show(seq, std::move(s));
+        m_progress->hide();
+        m_cancelButton->hide();
+        const auto& verdict = m_triage->snapshot()->analysis->verdict;
+        m_statusLabel->setText(
+            verdict.firstDivergentStep
+                ? tr("Compared %1 buffers: first divergence at step %2")
+                      .arg(m_triage->snapshot()->total)
+                      .arg(*verdict.firstDivergentStep)
+                : tr("Compared %1 buffers: exit code %2")
+                      .arg(m_triage->snapshot()->total)
+                      .arg(verdict.exitCode));
+        updateActions();
+        emit analysisFinished();
+    });
+    connect(m_worker, &AnalysisWorker::cancelled, this, [this] {
+        m_progress->hide();
+        m_cancelButton->hide();
+        m_statusLabel->setText(tr("Analysis cancelled: the matrix shows what was compared"));
+        updateActions();
+        emit analysisCancelled();
+    });
+    connect(m_worker, &AnalysisWorker::failed, this, [this](quint64, const QString& message) {
+        m_progress->hide();
+        m_cancelButton->hide();
+        m_statusLabel->setText(tr("Analysis failed: %1").arg(message));
+        updateActions();
+        emit analysisFailed(message);
+    });
+}
+
+void MainWindow::setProgress(const SnapshotPtr& snapshot) {
+    m_progress->setMaximum(static_cast<int>(snapshot->total));
+    m_progress->setValue(static_cast<int>(snapshot->nDone));
+}
+
+void MainWindow::openPair(const RunPair& pair) {
+    const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
+                           QFileInfo(pair.runB).absoluteFilePath()};
+    m_pair = absolute;
+    // The demo's temporary pair is not worth remembering: it is gone after this session.
+    const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
+    if (!isDemo) {
+        m_settings->addRecentPair(absolute);
+        updateRecentMenu();
+    }
+    setWindowTitle(tr("%1 ↔ %2 — dumpscope")
+                       .arg(QDir::toNativeSeparators(absolute.runA),
+                            QDir::toNativeSeparators(absolute.runB)));
+    m_triage->clear();
+    m_stack->setCurrentWidget(m_triage);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("Comparing…"));
+    m_worker->start(absolute.runA, absolute.runB, m_options.schema);
+    updateActions();
+}
+
+bool MainWindow::openDemo() {
+    auto dir = std::make_unique<QTemporaryDir>();
+    try {
+        if (!dir->isValid()) throw std::runtime_error(dir->errorString().toStdString());
+        dumpscope::makeDemo(dir->path().toStdString());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Demo"), tr("Cannot write the demo pair: %1").arg(e.what()));
+        return false;
+    }
+    const QDir root(dir->path());
+    m_demoDir = std::move(dir); // the previous demo pair (if any) is deleted here
+    openPair({root.filePath(QStringLiteral("a")), root.filePath(QStringLiteral("b"))});
+    return true;
+}
+
+void MainWindow::reload() {
+    if (m_pair) openPair(*m_pair);
+}
+
+void MainWindow::swapRuns() {
+    if (m_pair) openPair({m_pair->runB, m_pair->runA});
+}
+
+void MainWindow::closePair() {
+    m_worker->cancel();
+    m_pair.reset();
+    m_triage->clear();
+    setWindowTitle(QStringLiteral("dumpscope"));
+    m_statusLabel->clear();
+    showStartPage();
+}
+
+void MainWindow::cancelAnalysis() { m_worker->cancel(); }
+
+void MainWindow::showStartPage() {
+    m_startPage->setRecentPairs(m_settings->recentPairs());
+    if (m_pair) {
+        m_startPage->setRunA(m_pair->runA);
+        m_startPage->setRunB(m_pair->runB);
+    }
+    m_stack->setCurrentWidget(m_startPage);
+    updateActions();
+}
+
+SnapshotPtr MainWindow::snapshot() const { return m_triage->snapshot(); }
+
+bool MainWindow::isAnalysing() const { return m_worker->isRunning(); }
+
+void MainWindow::updateActions() {
+    const bool finished = snapshot() && snapshot()->finished;
+    m_exportAction->setEnabled(finished);
+    m_copyAction->setEnabled(finished);
+    m_reloadAction->setEnabled(m_pair.has_value());
+    m_swapAction->setEnabled(m_pair.has_value());
+    m_closeAction->setEnabled(m_pair.has_value());
+    m_cancelAction->setEnabled(m_worker->isRunning());
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recentMenu->clear();
+    const QList<RunPair> pairs = m_settings->recentPairs();
+    for (const RunPair& pair : pairs)
+        m_recentMenu->addAction(QStringLiteral("%1 ↔ %2").arg(pair.runA, pair.runB), this,
+                                [this, pair] { openPair(pair); });
+    m_recentMenu->setEnabled(!pairs.isEmpty());
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error) {
+    const SnapshotPtr s = snapshot();
+    try {
+        if (!s || !s->finished) throw std::runtime_error("no finished analysis to export");
+        dumpscope::writeReport(*s->analysis, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void MainWindow::exportReportDialog() {
+    QString filter;
+    const QString html = tr("HTML report (*.html)"), md = tr("Markdown (*.md)"),
+                  json = tr("JSON (*.json)");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), QDir(m_settings->lastDirectory()).filePath("report.html"),
+        QStringList{html, md, json}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    // The writer picks the format by extension; add the one of the chosen filter if missing.
+    if (!dumpscope::reportFormatFor(path.toStdString()))
+        path += filter == md ? QStringLiteral(".md")
+                             : filter == json ? QStringLiteral(".json") : QStringLiteral(".html");
+    QString error;
+    if (exportReport(path, &error))
+        m_statusLabel->setText(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    else
+        QMessageBox::warning(this, tr("Export Report"), error);
+}
+
+bool MainWindow::copyMarkdownSummary() {
+    const SnapshotPtr s = snapshot();
+    if (!s || !s->finished) return false;
+    QApplication::clipboard()->setText(QString::fromStdString(dumpscope::reportMarkdown(*s->analysis)));
+    m_statusLabel->setText(tr("Markdown summary copied to the clipboard"));
+    return true;
+}
+
+void MainWindow::saveSettings() {
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState(Settings::kLayoutVersion));
+    m_settings->setSplitterState(m_triage->saveState());
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_worker->cancel();
+    saveSettings();
+    event->accept();
+}
+
+namespace {
+
+QStringList droppedFolders(const QMimeData* mime) {
+    QStringList folders;
+    if (!mime->hasUrls()) return folders;
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir())
+            folders << url.toLocalFile();
+    return folders;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QStringList folders = droppedFolders(event->mimeData());
+    if (!folders.isEmpty() && folders.size() <= 2) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList folders = droppedFolders(event->mimeData());
+    if (folders.isEmpty() || folders.size() > 2) return;
+    event->acceptProposedAction();
+    if (auto pair = pairFromFolders(folders)) {
+        openPair(*pair);
+        return;
+    }
+    // One plain run folder: the second one dropped on the start page completes the pair;
+    // otherwise it becomes run A and the start page waits for run B.
+    const QString folder = QFileInfo(folders.front()).absoluteFilePath();
+    const QString runA = m_startPage->runA();
+    if (m_stack->currentWidget() == m_startPage && !runA.isEmpty() && runA != folder) {
+        openPair({runA, folder});
+        return;
+    }
+    m_startPage->setRunA(folder);
+    m_startPage->setRunB({});
+    m_pair.reset();
+    showStartPage();
+    m_statusLabel->setText(tr("Run A set; choose or drop run B"));
+}

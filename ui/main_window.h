@@ -1,0 +1,95 @@
+#pragma once
+
+#include "analysis_snapshot.h"
+#include "run_pair.h"
+
+#include "dumpscope/schema.h"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+
+class AnalysisWorker;
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTemporaryDir;
+class Settings;
+class StartPage;
+class TriageView;
+
+// The application window: a start page or the triage view of one pair, the menus, the analysis
+// progress and the settings. Panels do the showing; this class only opens, runs and exports.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        std::shared_ptr<const dumpscope::Schema> schema; // null: the default schema
+        QString settingsFile; // empty: the platform's default QSettings
+    };
+
+    explicit MainWindow(Options options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openPair(const RunPair& pair);
+    // Writes the core's demo pair to a temporary directory and opens it; false on failure.
+    bool openDemo();
+    void reload();
+    void swapRuns();
+    void closePair();
+    void cancelAnalysis();
+
+    // Writes the finished analysis as HTML, Markdown or JSON (by extension) through the core.
+    bool exportReport(const QString& path, QString* error = nullptr);
+    bool copyMarkdownSummary();
+
+    std::optional<RunPair> currentPair() const { return m_pair; }
+    SnapshotPtr snapshot() const;
+    bool isAnalysing() const;
+    TriageView* triageView() const { return m_triage; }
+    StartPage* startPage() const { return m_startPage; }
+    Settings& settings() const { return *m_settings; }
+    void saveSettings();
+
+signals:
+    void analysisFinished();
+    void analysisCancelled();
+    void analysisFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void connectWorker();
+    void exportReportDialog();
+    void showStartPage();
+    void updateActions();
+    void updateRecentMenu();
+    void setProgress(const SnapshotPtr& snapshot);
+
+    Options m_options;
+    std::unique_ptr<Settings> m_settings;
+    AnalysisWorker* m_worker;
+    QStackedWidget* m_stack;
+    StartPage* m_startPage;
+    TriageView* m_triage;
+    QProgressBar* m_progress;
+    QPushButton* m_cancelButton;
+    QLabel* m_statusLabel;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_reloadAction = nullptr;
+    QAction* m_swapAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_copyAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    std::optional<RunPair> m_pair;
+    std::unique_ptr<QTemporaryDir> m_demoDir;
+};

@@ -1,0 +1,187 @@
+#include "triage_view.h"
+
+#include "buffer_panel.h"
+#include "element_panel.h"
+#include "histogram_panel.h"
+#include "matrix_legend.h"
+#include "matrix_model.h"
+#include "matrix_view.h"
+#include "verdict_panel.h"
+
+#include <QDataStream>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr quint32 kStateMagic = 0x44535456; // "DSTV"
+
+QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr) {
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()), box);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    if (extra) layout->addWidget(extra);
+    return box;
+}
+
+} // namespace
+
+TriageView::TriageView(QWidget* parent)
+    : QWidget(parent), m_matrixModel(new MatrixModel(this)), m_matrixView(new MatrixView),
+      m_bufferPanel(new BufferPanel), m_elementPanel(new ElementPanel),
+      m_histogramPanel(new HistogramPanel), m_verdictPanel(new VerdictPanel) {
+    m_matrixView->setObjectName(QStringLiteral("matrixView"));
+    m_matrixView->setModel(m_matrixModel);
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(titled(tr("Steps × groups"), m_matrixView, new MatrixLegend));
+    top->addWidget(titled(tr("Buffers of the cell"), m_bufferPanel));
+    top->setStretchFactor(0, 2);
+    top->setStretchFactor(1, 3);
+
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(titled(tr("Elements"), m_elementPanel));
+    bottom->addWidget(titled(tr("Δ histogram"), m_histogramPanel));
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+
+    auto* main = new QSplitter(Qt::Vertical);
+    main->addWidget(top);
+    main->addWidget(bottom);
+    main->setStretchFactor(0, 2);
+    main->setStretchFactor(1, 3);
+
+    auto* outer = new QSplitter(Qt::Horizontal);
+    outer->addWidget(main);
+    outer->addWidget(titled(tr("Verdict"), m_verdictPanel));
+    outer->setStretchFactor(0, 3);
+    outer->setStretchFactor(1, 1);
+    m_splitters = {outer, main, top, bottom};
+    for (QSplitter* s : m_splitters) s->setChildrenCollapsible(false);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(outer);
+
+    connect(m_matrixView, &MatrixView::cellChanged, this, &TriageView::showCell);
+    connect(m_bufferPanel, &BufferPanel::bufferSelected, this, &TriageView::showBuffer);
+    connect(m_histogramPanel, &HistogramPanel::deltaDecadeClicked, m_elementPanel,
+            &ElementPanel::filterToDeltaDecade);
+    connect(m_histogramPanel, &HistogramPanel::ulpBinClicked, m_elementPanel,
+            &ElementPanel::filterToUlpBin);
+    connect(m_verdictPanel, &VerdictPanel::rootCauseActivated, this,
+            [this](quint64 step, const QString& group, const QString& buffer) {
+                selectCell(step, group, buffer);
+            });
+}
+
+void TriageView::setSnapshot(SnapshotPtr snapshot) {
+    const bool wasFinished = m_snapshot && m_snapshot->finished;
+    m_snapshot = std::move(snapshot);
+    m_matrixModel->setSnapshot(m_snapshot);
+    m_verdictPanel->setSnapshot(m_snapshot);
+    const QModelIndex current = m_matrixView->currentIndex();
+    if (!current.isValid()) {
+        if (m_snapshot && m_snapshot->finished) selectDefaultCell();
+        return;
+    }
+    showCell(current);
+    // The element table and histograms show a buffer once it is compared; the final snapshot
+    // replaces the progress copy they were given.
+    const int selected = m_bufferPanel->selectedBuffer();
+    const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
+    if (selected >= 0 && (selected != m_shownBuffer || nowFinished)) showBuffer(selected);
+}
+
+void TriageView::clear() {
+    m_snapshot.reset();
+    m_shownBuffer = -1;
+    m_matrixModel->clear();
+    m_bufferPanel->clear();
+    m_elementPanel->clear();
+    m_histogramPanel->clear();
+    m_verdictPanel->clear();
+}
+
+// Opens where the engineer would look first: the root cause, else the first divergent step,
+// else the first cell.
+void TriageView::selectDefaultCell() {
+    const auto& verdict = m_snapshot->analysis->verdict;
+    const auto& cause = verdict.rootCause;
+    if (cause.step && !cause.groups.empty()) {
+        const QString buffer =
+            cause.buffers.empty() ? QString() : QString::fromStdString(cause.buffers.front());
+        if (selectCell(*cause.step, QString::fromStdString(cause.groups.front()), buffer)) return;
+    }
+    if (m_matrixModel->rowCount() > 0 && m_matrixModel->columnCount() > 0)
+        m_matrixView->setCurrentIndex(m_matrixModel->index(0, 0));
+}
+
+bool TriageView::selectCell(quint64 step, const QString& group, const QString& buffer) {
+    const QModelIndex index = m_matrixModel->indexOf(step, group.toStdString());
+    if (!index.isValid()) return false;
+    m_matrixView->setCurrentIndex(index);
+    m_matrixView->scrollTo(index);
+    if (!buffer.isEmpty()) m_bufferPanel->selectBuffer(buffer);
+    return true;
+}
+
+void TriageView::showCell(const QModelIndex& index) {
+    const dumpscope::GroupCell* cell = m_matrixModel->cell(index);
+    if (!cell) {
+        m_bufferPanel->clear();
+        return;
+    }
+    const QString title = tr("Step %1 · %2: %3 of %4 buffers diverge")
+                              .arg(index.data(MatrixModel::StepRole).toULongLong())
+                              .arg(m_matrixModel->headerData(index.column(), Qt::Horizontal,
+                                                             Qt::ToolTipRole)
+                                       .toString())
+                              .arg(cell->nDivergent)
+                              .arg(cell->buffers.size());
+    m_bufferPanel->setCell(m_snapshot, title, cell->buffers);
+    // A fresh cell with nothing selected yet: show its first buffer's elements right away.
+    if (m_bufferPanel->selectedBuffer() < 0 && !cell->buffers.empty()) {
+        auto* view = m_bufferPanel->view();
+        view->setCurrentIndex(view->model()->index(0, 0));
+    }
+}
+
+void TriageView::showBuffer(int bufferIndex) {
+    if (bufferIndex < 0 || !m_snapshot || !m_snapshot->isDone(bufferIndex)) {
+        m_shownBuffer = -1;
+        m_elementPanel->clear();
+        m_histogramPanel->clear();
+        return;
+    }
+    m_shownBuffer = bufferIndex;
+    m_elementPanel->setBuffer(m_snapshot->analysis, bufferIndex);
+    m_histogramPanel->setBuffer(m_snapshot->analysis, bufferIndex);
+}
+
+QByteArray TriageView::saveState() const {
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << kStateMagic << static_cast<quint32>(m_splitters.size());
+    for (const QSplitter* s : m_splitters) out << s->saveState();
+    return state;
+}
+
+bool TriageView::restoreState(const QByteArray& state) {
+    QDataStream in(state);
+    quint32 magic = 0, count = 0;
+    in >> magic >> count;
+    if (magic != kStateMagic || count != static_cast<quint32>(m_splitters.size())) return false;
+    for (QSplitter* s : m_splitters) {
+        QByteArray one;
+        in >> one;
+        s->restoreState(one);
+    }
+    return in.status() == QDataStream::Ok;
+}

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "analysis_snapshot.h"
+
+#include <QByteArray>
+#include <QWidget>
+
+class BufferPanel;
+class ElementPanel;
+class HistogramPanel;
+class MatrixModel;
+class MatrixView;
+class QSplitter;
+class VerdictPanel;
+
+// The triage layout of an open pair: matrix and legend, the cell's buffers, the selected
+// buffer's elements and Δ histograms, and the verdict side panel, wired to each other.
+// Selection flows one way: cell -> buffer list -> element table and histograms.
+class TriageView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TriageView(QWidget* parent = nullptr);
+
+    // A new snapshot of the current analysis (same pair: selection is kept).
+    void setSnapshot(SnapshotPtr snapshot);
+    void clear();
+    const SnapshotPtr& snapshot() const { return m_snapshot; }
+
+    // Selects the cell of (step, group) and, when given, the buffer named `buffer` in it.
+    bool selectCell(quint64 step, const QString& group, const QString& buffer = {});
+
+    QByteArray saveState() const;
+    bool restoreState(const QByteArray& state);
+
+    MatrixModel* matrixModel() const { return m_matrixModel; }
+    MatrixView* matrixView() const { return m_matrixView; }
+    BufferPanel* bufferPanel() const { return m_bufferPanel; }
+    ElementPanel* elementPanel() const { return m_elementPanel; }
+    HistogramPanel* histogramPanel() const { return m_histogramPanel; }
+    VerdictPanel* verdictPanel() const { return m_verdictPanel; }
+
+private:
+    void showCell(const QModelIndex& index);
+    void showBuffer(int bufferIndex);
+    void selectDefaultCell();
+
+    SnapshotPtr m_snapshot;
+    MatrixModel* m_matrixModel;
+    MatrixView* m_matrixView;
+    BufferPanel* m_bufferPanel;
+    ElementPanel* m_elementPanel;
+    HistogramPanel* m_histogramPanel;
+    VerdictPanel* m_verdictPanel;
+    QList<QSplitter*> m_splitters;
+    int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none
+};

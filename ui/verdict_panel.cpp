@@ -1,0 +1,294 @@
+#include "verdict_panel.h"
+
+#include <QFont>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSet>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using dumpscope::DecisionCase;
+
+namespace {
+
+QString caseName(DecisionCase c) {
+    return QString::fromStdString(std::string(dumpscope::decisionCaseName(c)));
+}
+
+QString joined(const std::vector<std::string>& items) {
+    QStringList list;
+    for (const auto& s : items) list << QString::fromStdString(s);
+    return list.join(QStringLiteral(", "));
+}
+
+QLabel* sectionTitle(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
+
+} // namespace
+
+VerdictPanel::VerdictPanel(QWidget* parent)
+    : QWidget(parent), m_headline(new QLabel(this)), m_tree(new QTreeWidget(this)),
+      m_text(new QPlainTextEdit(this)), m_culprits(new QTableWidget(this)),
+      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)) {
+    m_headline->setObjectName(QStringLiteral("verdictHeadline"));
+    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::PlainText);
+    QFont big = m_headline->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.15);
+    m_headline->setFont(big);
+
+    m_tree->setObjectName(QStringLiteral("decisionTree"));
+    m_tree->setHeaderHidden(true);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setWordWrap(true);
+    m_tree->setSelectionMode(QAbstractItemView::NoSelection);
+    m_tree->setFocusPolicy(Qt::NoFocus);
+
+    m_text->setObjectName(QStringLiteral("interpretation"));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+    m_culprits->setObjectName(QStringLiteral("culpritTable"));
+    m_culprits->setColumnCount(2);
+    m_culprits->setHorizontalHeaderLabels({tr("Group"), tr("At the first divergent step")});
+    m_culprits->verticalHeader()->hide();
+    m_culprits->horizontalHeader()->setStretchLastSection(true);
+    m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_culprits->setSelectionMode(QAbstractItemView::NoSelection);
+    m_culprits->setWordWrap(true);
+
+    m_rootCause->setObjectName(QStringLiteral("rootCause"));
+    m_rootCause->setTextFormat(Qt::RichText);
+    m_rootCause->setWordWrap(true);
+    m_rootCause->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                         Qt::LinksAccessibleByKeyboard);
+    connect(m_rootCause, &QLabel::linkActivated, this, &VerdictPanel::onLink);
+
+    m_warnings->setObjectName(QStringLiteral("warnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText);
+    m_warnings->setStyleSheet(QStringLiteral("color: #b71c1c"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_warnings);
+    layout->addWidget(sectionTitle(tr("Root cause by dataflow"), this));
+    layout->addWidget(m_rootCause);
+    layout->addWidget(sectionTitle(tr("Decision tree"), this));
+    layout->addWidget(m_tree, 3);
+    layout->addWidget(sectionTitle(tr("Per-group culprit table"), this));
+    layout->addWidget(m_culprits, 2);
+    layout->addWidget(sectionTitle(tr("Interpretation (reference wording)"), this));
+    layout->addWidget(m_text, 3);
+
+    buildTree();
+    clear();
+}
+
+// The reference script's branches in its own order: the first test that holds wins.
+void VerdictPanel::buildTree() {
+    m_anyNode = new QTreeWidgetItem(m_tree, {tr("Does any buffer diverge at any dumped step?")});
+    auto* none = new QTreeWidgetItem(
+        m_anyNode, {tr("no → all buffers match: the bug is outside the dumped groups")});
+    none->setData(0, CaseRole, caseName(DecisionCase::all_equal));
+    m_divergeNode = new QTreeWidgetItem(
+        m_anyNode, {tr("yes → look at the groups diverged at the first divergent step")});
+    struct Leaf {
+        DecisionCase c;
+        QString text;
+        bool crossCheck;
+    };
+    const Leaf leaves[] = {
+        {DecisionCase::g_only, tr("only G → (1) the PER K-loop sample is non-deterministic"),
+         false},
+        {DecisionCase::h_without_g,
+         tr("H without G → (2) a head forward kernel is non-deterministic"), false},
+        {DecisionCase::i, tr("I → (3) an upstream per-batch backward kernel is non-deterministic"),
+         true},
+        {DecisionCase::j,
+         tr("J without I → (4) grad_h_accumulate_scaled or a head backward writing grad_h_t"),
+         true},
+        {DecisionCase::unexpected,
+         tr("anything else → not in the expected set: unexpected, STOP"), false},
+    };
+    for (const Leaf& leaf : leaves) {
+        auto* item = new QTreeWidgetItem(m_divergeNode, {leaf.text});
+        item->setData(0, CaseRole, caseName(leaf.c));
+        if (leaf.crossCheck)
+            new QTreeWidgetItem(
+                item, {tr("cross-check: I equal but final trunk grads diverge → the reducer "
+                          "(reduce_axis0 / layer_norm_reduce_param_grads)")});
+    }
+    m_tree->expandAll();
+}
+
+void VerdictPanel::clear() {
+    m_headline->setText(tr("No verdict yet"));
+    m_text->clear();
+    m_culprits->setRowCount(0);
+    m_rootCause->setText(tr("–"));
+    m_warnings->hide();
+    m_links.clear();
+    highlightPath(dumpscope::Verdict{});
+    // Nothing is on the path until a verdict exists.
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        (*it)->setData(0, OnPathRole, false);
+        (*it)->setForeground(0, QColor(0x75, 0x75, 0x75));
+        (*it)->setBackground(0, Qt::NoBrush);
+        QFont font = (*it)->font(0);
+        font.setBold(false);
+        (*it)->setFont(0, font);
+    }
+}
+
+QString VerdictPanel::interpretation() const { return m_text->toPlainText(); }
+
+void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
+    if (!snapshot || !snapshot->analysis) {
+        clear();
+        return;
+    }
+    const auto& analysis = *snapshot->analysis;
+    if (!snapshot->finished) {
+        clear();
+        m_headline->setText(analysis.cancelled ? tr("Analysis cancelled: no verdict")
+                                               : tr("Analysing… %1 of %2 buffers compared")
+                                                     .arg(snapshot->nDone)
+                                                     .arg(snapshot->total));
+        return;
+    }
+    const auto& verdict = analysis.verdict;
+    if (verdict.exitCode == 0) {
+        m_headline->setText(tr("All buffers equal at every step (exit 0)"));
+    } else if (verdict.firstDivergentStep) {
+        m_headline->setText(tr("First divergent step %1 · diverged: %2 (exit %3)")
+                                .arg(*verdict.firstDivergentStep)
+                                .arg(joined(verdict.divergedGroups))
+                                .arg(verdict.exitCode));
+    } else {
+        m_headline->setText(tr("Input missing or malformed (exit %1)").arg(verdict.exitCode));
+    }
+    QStringList warnings;
+    if (!analysis.errorA.empty()) warnings << tr("Run A: %1").arg(analysis.errorA.c_str());
+    if (!analysis.errorB.empty()) warnings << tr("Run B: %1").arg(analysis.errorB.c_str());
+    for (const auto& w : analysis.warnings) warnings << QString::fromStdString(w);
+    m_warnings->setText(warnings.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!warnings.isEmpty());
+    m_text->setPlainText(QString::fromStdString(verdict.text));
+    highlightPath(verdict);
+    fillCulprits(analysis);
+    fillRootCause(analysis);
+}
+
+void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
+    const QString chosen = caseName(verdict.decisionCase);
+    if (verdict.firstDivergentStep)
+        m_divergeNode->setText(0, tr("yes → first divergent step %1, diverged: %2")
+                                      .arg(*verdict.firstDivergentStep)
+                                      .arg(joined(verdict.divergedGroups)));
+    else
+        m_divergeNode->setText(0, tr("yes → look at the groups diverged at the first divergent "
+                                     "step"));
+    // The path: the chosen leaf, everything above it, and its cross-check below it.
+    QSet<QTreeWidgetItem*> path;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if ((*it)->data(0, CaseRole).toString() != chosen) continue;
+        for (QTreeWidgetItem* p = *it; p; p = p->parent()) path.insert(p);
+        for (int i = 0; i < (*it)->childCount(); ++i) path.insert((*it)->child(i));
+    }
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        QTreeWidgetItem* item = *it;
+        const bool onPath = path.contains(item);
+        item->setData(0, OnPathRole, onPath);
+        QFont font = item->font(0);
+        font.setBold(onPath);
+        item->setFont(0, font);
+        item->setForeground(0, onPath ? QColor(Qt::black) : QColor(0x9e, 0x9e, 0x9e));
+        item->setBackground(0, onPath ? QBrush(QColor(0xff, 0xec, 0xb3)) : QBrush(Qt::NoBrush));
+    }
+}
+
+void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
+    const auto& culprits = analysis.verdict.culprits;
+    m_culprits->setRowCount(static_cast<int>(culprits.size()));
+    if (analysis.verdict.firstDivergentStep)
+        m_culprits->setHorizontalHeaderItem(
+            1, new QTableWidgetItem(tr("At step %1").arg(*analysis.verdict.firstDivergentStep)));
+    for (int r = 0; r < static_cast<int>(culprits.size()); ++r) {
+        const auto& row = culprits[r];
+        auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
+        QString text;
+        QColor color = Qt::black;
+        if (!row.divergentBuffers.empty()) {
+            text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+            color = QColor(0xb7, 0x1c, 0x1c);
+        } else {
+            text = row.present ? tr("EQUAL") : tr("(no dump)");
+            if (row.present) color = QColor(0x2e, 0x7d, 0x32);
+        }
+        auto* status = new QTableWidgetItem(text);
+        status->setForeground(color);
+        status->setToolTip(text);
+        m_culprits->setItem(r, 0, group);
+        m_culprits->setItem(r, 1, status);
+    }
+    m_culprits->resizeColumnToContents(0);
+    m_culprits->resizeRowsToContents();
+}
+
+void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
+    m_links.clear();
+    const auto& cause = analysis.verdict.rootCause;
+    if (!cause.step || cause.groups.empty()) {
+        m_rootCause->setText(tr("none: no divergence"));
+        return;
+    }
+    auto link = [this](LinkTarget target, const QString& text) {
+        m_links.push_back(std::move(target));
+        return QStringLiteral("<a href=\"rc:%1\">%2</a>")
+            .arg(m_links.size() - 1)
+            .arg(text.toHtmlEscaped());
+    };
+    QStringList parts;
+    for (const auto& groupId : cause.groups) {
+        const QString group = QString::fromStdString(groupId);
+        QStringList buffers;
+        for (const auto& name : cause.buffers) {
+            const bool inGroup = std::any_of(
+                analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
+                    return b.step == *cause.step && b.group == groupId && b.name == name;
+                });
+            if (inGroup)
+                buffers << link({*cause.step, group, QString::fromStdString(name)},
+                                QString::fromStdString(name));
+        }
+        QString part = tr("step %1 · group %2")
+                           .arg(*cause.step)
+                           .arg(link({*cause.step, group, {}}, group));
+        if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
+        parts << part;
+    }
+    m_rootCause->setText(parts.join(QStringLiteral("<br>")));
+}
+
+void VerdictPanel::onLink(const QString& link) {
+    if (!link.startsWith(QStringLiteral("rc:"))) return;
+    bool ok = false;
+    const int i = link.mid(3).toInt(&ok);
+    if (!ok || i < 0 || i >= static_cast<int>(m_links.size())) return;
+    const LinkTarget& t = m_links[i];
+    emit rootCauseActivated(t.step, t.group, t.buffer);
+}
