@@ -118,7 +118,9 @@ void matrix(std::string& h, const Analysis& a) {
     h += "<p class=\"legend\"><span class=\"eq\">=</span>equal <span class=\"div\">n/m</span>n of m "
          "compared buffers diverge <span class=\"onea\">A only</span>one run only "
          "<span class=\"err\">err</span>unreadable or malformed <span class=\"miss\">—</span>not "
-         "dumped <span class=\"pend\">…</span>not compared (cancelled)</p>\n";
+         "dumped";
+    if (a.cancelled) h += " <span class=\"pend\">…</span>not compared (cancelled)";
+    h += "</p>\n";
 }
 
 void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t>& divergent,

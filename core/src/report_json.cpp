@@ -160,7 +160,7 @@ std::string reportJson(const Analysis& analysis) {
     };
     // Every string is valid UTF-8 by now; strict mode would throw if one were not, which is
     // what we want to hear about in tests rather than silently emit U+FFFD.
-    return doc.dump(2) + "\n";
+    return doc.dump(2); // no trailing newline: callers (stdout, files) add their own
 }
 
 } // namespace dumpscope

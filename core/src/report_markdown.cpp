@@ -107,7 +107,8 @@ void matrixSection(std::string& md, const Analysis& a) {
     if (shown < a.matrix.size())
         md += "\n… and " + std::to_string(a.matrix.size() - shown) + " more steps (see the JSON report).\n";
     md += "\n`=` equal · `n/m` n of m compared buffers diverge · `A only` / `B only` one-sided · "
-          "`err` unreadable or malformed · `—` not dumped · `…` not compared (cancelled)\n\n";
+          "`err` unreadable or malformed · `—` not dumped";
+    md += a.cancelled ? " · `…` not compared (cancelled)\n\n" : "\n\n";
 }
 
 void buffersSection(std::string& md, const Analysis& a) {

@@ -3,6 +3,8 @@
 #include "report_text.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 
 namespace dumpscope::report {
 
@@ -11,6 +13,19 @@ constexpr int kPlotHeight = 100;
 constexpr int kTop = 14;    // room for count labels above the bars
 constexpr int kBottom = 16; // room for bin labels below
 constexpr int kMargin = 4;
+
+// Count labels must fit above a bar: "1966" -> "2.0k", "2504133" -> "2.5M". The exact count
+// is in the bar's tooltip.
+std::string compactCount(std::uint64_t n) {
+    if (n < 1000) return std::to_string(n);
+    const char* units[] = {"k", "M", "G", "T", "P", "E"};
+    double v = static_cast<double>(n);
+    std::size_t u = 0;
+    for (v /= 1000; v >= 999.5 && u + 1 < std::size(units); v /= 1000) ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v < 9.95 ? "%.1f%s" : "%.0f%s", v, units[u]);
+    return buf;
+}
 } // namespace
 
 std::string svgBarChart(const std::vector<Bar>& bars, std::string_view caption) {
@@ -49,7 +64,7 @@ std::string svgBarChart(const std::vector<Bar>& bars, std::string_view caption) 
         if (bar.count && labelEvery == 1)
             svg += "<text x=\"" + std::to_string(mid) + "\" y=\"" +
                    std::to_string(kTop + kPlotHeight - h - 2) + "\" text-anchor=\"middle\">" +
-                   count + "</text>";
+                   compactCount(bar.count) + "</text>";
         if (i % labelEvery == 0)
             svg += "<text x=\"" + std::to_string(mid) + "\" y=\"" + std::to_string(height - 4) +
                    "\" text-anchor=\"middle\">" + label + "</text>";

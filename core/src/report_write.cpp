@@ -94,7 +94,7 @@ std::optional<ReportFormat> reportFormatFor(const fs::path& path) {
 
 std::string renderReport(const Analysis& analysis, ReportFormat format) {
     switch (format) {
-    case ReportFormat::json: return reportJson(analysis);
+    case ReportFormat::json: return reportJson(analysis) + "\n"; // a text file ends with one
     case ReportFormat::markdown: return reportMarkdown(analysis);
     case ReportFormat::html: return reportHtml(analysis);
     }

@@ -299,6 +299,30 @@ TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
     EXPECT_NE(html.find("<title>2^5: 1</title>"), std::string::npos);
 }
 
+TEST(ReportHtml, LargeCountsGetCompactBarLabelsAndExactTooltips) {
+    auto a = hostileAnalysis();
+    a.buffers[0].stats.ulpHistogram.counts[1] = 2504;
+    a.buffers[0].stats.ulpHistogram.counts[2] = 2504133;
+    const std::string html = dumpscope::reportHtml(a);
+    EXPECT_NE(html.find("<title>2^1: 2504</title>"), std::string::npos);
+    EXPECT_NE(html.find("text-anchor=\"middle\">2.5k</text>"), std::string::npos);
+    EXPECT_NE(html.find("<title>2^2: 2504133</title>"), std::string::npos);
+    EXPECT_NE(html.find("text-anchor=\"middle\">2.5M</text>"), std::string::npos);
+}
+
+TEST(ReportMarkdown, CancelledAnalysisShowsNotComparedCells) {
+    auto a = hostileAnalysis();
+    a.cancelled = true;
+    a.matrix[0].cells[0].status = dumpscope::Status::equal;
+    a.matrix[0].cells[0].nDivergent = 0;
+    a.matrix[0].cells[0].nPending = 2;
+    const std::string md = dumpscope::reportMarkdown(a);
+    EXPECT_NE(md.find("| 3 | … | err |\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("(analysis cancelled: incomplete)"), std::string::npos) << md;
+    EXPECT_NE(dumpscope::reportHtml(a).find("<td class=\"pend\" title=\"equal\">…</td>"),
+              std::string::npos);
+}
+
 TEST(ReportFormat, ByExtension) {
     using dumpscope::ReportFormat;
     EXPECT_EQ(dumpscope::reportFormatFor("r.json"), ReportFormat::json);
