@@ -12,7 +12,8 @@ bool isErrorLike(Status s) {
 std::vector<std::string> matrixColumns(const Analysis& analysis) {
     std::vector<std::string> ids;
     if (analysis.schema)
-        for (const auto& g : analysis.schema->groups) ids.push_back(g.id);
+        for (const auto& g : analysis.schema->groups)
+            ids.push_back(g.id);
     for (const auto& step : analysis.matrix)
         for (const auto& cell : step.cells)
             if (std::find(ids.begin(), ids.end(), cell.group) == ids.end())
@@ -55,8 +56,7 @@ const char* cellClass(const GroupCell* cell) {
 }
 
 namespace {
-template <typename Pred>
-std::vector<std::size_t> select(const Analysis& analysis, Pred pred) {
+template <typename Pred> std::vector<std::size_t> select(const Analysis& analysis, Pred pred) {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < analysis.buffers.size(); ++i)
         if (pred(analysis.buffers[i].status)) out.push_back(i);
@@ -78,8 +78,7 @@ std::vector<std::size_t> oneSidedBuffers(const Analysis& analysis) {
 std::string countText(const BufferResult& b) {
     const auto& s = b.stats;
     std::string text = std::to_string(s.nDiff) + "/" + std::to_string(std::min(s.nA, s.nB));
-    if (s.nA != s.nB)
-        text += " (A " + std::to_string(s.nA) + ", B " + std::to_string(s.nB) + ")";
+    if (s.nA != s.nB) text += " (A " + std::to_string(s.nA) + ", B " + std::to_string(s.nB) + ")";
     return text;
 }
 

@@ -51,14 +51,17 @@ std::string td(const std::string& escapedText, const char* cls = nullptr) {
 
 std::string joinEscaped(const std::vector<std::string>& names) {
     std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + ("<code>" + htmlEscape(n) + "</code>");
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + ("<code>" + htmlEscape(n) + "</code>");
     return out.empty() ? "none" : out;
 }
 
 void header(std::string& h, const Analysis& a) {
     h += "<h1>dumpscope report</h1>\n<table class=\"meta\">";
-    h += "<tr><th>Run A</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runA)) + "</td></tr>";
-    h += "<tr><th>Run B</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runB)) + "</td></tr>";
+    h += "<tr><th>Run A</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runA)) +
+         "</td></tr>";
+    h += "<tr><th>Run B</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runB)) +
+         "</td></tr>";
     if (a.schema) h += "<tr><th>Schema</th><td>" + htmlEscape(a.schema->name) + "</td></tr>";
     h += "<tr><th>Tool</th><td>dumpscope " + htmlEscape(version()) + "</td></tr></table>\n";
 }
@@ -76,8 +79,8 @@ void verdict(std::string& h, const Analysis& a) {
              joinEscaped(v.divergedGroups) + ".";
     else
         h += "<strong>All compared buffers are bitwise equal.</strong>";
-    h += " Decision case <code>" + htmlEscape(decisionCaseName(v.decisionCase)) + "</code>, exit code " +
-         std::to_string(v.exitCode) + ".";
+    h += " Decision case <code>" + htmlEscape(decisionCaseName(v.decisionCase)) +
+         "</code>, exit code " + std::to_string(v.exitCode) + ".";
     if (a.cancelled) h += " <em>The analysis was cancelled: results are incomplete.</em>";
     for (const auto* err : {&a.errorA, &a.errorB})
         if (!err->empty()) h += "<br>" + htmlEscape(*err);
@@ -115,10 +118,11 @@ void matrix(std::string& h, const Analysis& a) {
     if (shown < a.matrix.size())
         h += "<p class=\"note\">… and " + std::to_string(a.matrix.size() - shown) +
              " more steps (see the JSON report).</p>\n";
-    h += "<p class=\"legend\"><span class=\"eq\">=</span>equal <span class=\"div\">n/m</span>n of m "
-         "compared buffers diverge <span class=\"onea\">A only</span>one run only "
-         "<span class=\"err\">err</span>unreadable or malformed <span class=\"miss\">—</span>not "
-         "dumped";
+    h +=
+        "<p class=\"legend\"><span class=\"eq\">=</span>equal <span class=\"div\">n/m</span>n of m "
+        "compared buffers diverge <span class=\"onea\">A only</span>one run only "
+        "<span class=\"err\">err</span>unreadable or malformed <span class=\"miss\">—</span>not "
+        "dumped";
     if (a.cancelled) h += " <span class=\"pend\">…</span>not compared (cancelled)";
     h += "</p>\n";
 }
@@ -134,12 +138,14 @@ void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t
         const auto& s = b.stats;
         std::string maxDelta = report::formatNumber(s.maxAbsDelta);
         if (s.maxAbsDeltaIndex) maxDelta += " [" + std::to_string(*s.maxAbsDeltaIndex) + "]";
-        h += "<tr>" + td(std::to_string(b.step), "n") + td("<code>" + htmlEscape(b.group) + "</code>") +
+        h += "<tr>" + td(std::to_string(b.step), "n") +
+             td("<code>" + htmlEscape(b.group) + "</code>") +
              td("<a href=\"#b" + std::to_string(divergent[r]) + "\"><code>" + htmlEscape(b.name) +
                 "</code></a>") +
              td(htmlEscape(dtypeName(b.dtype))) + td(htmlEscape(report::countText(b)), "n") +
              td("<code>" + htmlEscape(report::firstDiffText(b)) + "</code>") +
-             td(s.lastDiff ? std::to_string(*s.lastDiff) : "", "n") + td(htmlEscape(maxDelta), "n") +
+             td(s.lastDiff ? std::to_string(*s.lastDiff) : "", "n") +
+             td(htmlEscape(maxDelta), "n") +
              td(htmlEscape(report::formatNumber(s.maxRelDelta, 3)), "n") +
              td(std::to_string(s.maxUlp), "n") +
              td(std::to_string(s.nanA) + "/" + std::to_string(s.nanB), "n") +
@@ -160,7 +166,8 @@ void diffTable(std::string& h, const BufferResult& b, const std::vector<ElementD
          "</th></tr><tr><th>index</th><th>A</th><th>B</th><th>A bits</th><th>B bits</th>"
          "<th>|Δ|</th></tr>";
     for (const auto& d : diffs)
-        h += "<tr>" + td(std::to_string(d.index), "n") + td(htmlEscape(formatValue(b.dtype, d.bitsA)), "n") +
+        h += "<tr>" + td(std::to_string(d.index), "n") +
+             td(htmlEscape(formatValue(b.dtype, d.bitsA)), "n") +
              td(htmlEscape(formatValue(b.dtype, d.bitsB)), "n") +
              td(htmlEscape(formatBits(b.dtype, d.bitsA)), "mono") +
              td(htmlEscape(formatBits(b.dtype, d.bitsB)), "mono") +
@@ -174,19 +181,23 @@ void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& 
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = a.buffers[divergent[r]];
         const auto& s = b.stats;
-        h += "<section id=\"b" + std::to_string(divergent[r]) + "\"><h3>step " +
-             std::to_string(b.step) + " · <code>" + htmlEscape(b.group) + "</code> · <code>" +
-             htmlEscape(b.name) + "</code> <span class=\"note\">(" + htmlEscape(b.fileName) +
-             ", " + htmlEscape(dtypeName(b.dtype)) + ")</span></h3>\n<div class=\"charts\"><div>"
-             "<p>log10 |Δ| per decade</p>" +
-             report::svgBarChart(report::deltaBars(s.deltaHistogram), "log10 |Δ| per decade") +
-             "<p class=\"note\">|Δ| = 0 (sign of zero only): " + std::to_string(s.deltaHistogram.zero) +
-             " · NaN: " + std::to_string(s.deltaHistogram.nan) +
-             " · infinite: " + std::to_string(s.deltaHistogram.infinite) + "</p></div><div>"
-             "<p>ULP distance per power of two</p>" +
-             report::svgBarChart(report::ulpBars(s.ulpHistogram), "ULP distance per power of two") +
-             "<p class=\"note\">no ULP distance (NaN): " + std::to_string(s.ulpHistogram.undefined) +
-             "</p></div></div>\n";
+        h +=
+            "<section id=\"b" + std::to_string(divergent[r]) + "\"><h3>step " +
+            std::to_string(b.step) + " · <code>" + htmlEscape(b.group) + "</code> · <code>" +
+            htmlEscape(b.name) + "</code> <span class=\"note\">(" + htmlEscape(b.fileName) + ", " +
+            htmlEscape(dtypeName(b.dtype)) +
+            ")</span></h3>\n<div class=\"charts\"><div>"
+            "<p>log10 |Δ| per decade</p>" +
+            report::svgBarChart(report::deltaBars(s.deltaHistogram), "log10 |Δ| per decade") +
+            "<p class=\"note\">|Δ| = 0 (sign of zero only): " +
+            std::to_string(s.deltaHistogram.zero) +
+            " · NaN: " + std::to_string(s.deltaHistogram.nan) +
+            " · infinite: " + std::to_string(s.deltaHistogram.infinite) +
+            "</p></div><div>"
+            "<p>ULP distance per power of two</p>" +
+            report::svgBarChart(report::ulpBars(s.ulpHistogram), "ULP distance per power of two") +
+            "<p class=\"note\">no ULP distance (NaN): " + std::to_string(s.ulpHistogram.undefined) +
+            "</p></div></div>\n";
         diffTable(h, b, s.firstDiffs, "first differing elements");
         diffTable(h, b, s.largestDiffs, "largest |Δ|");
         h += "</section>\n";
@@ -200,7 +211,8 @@ void problems(std::string& h, const Analysis& a) {
         for (std::size_t i : errors) {
             const auto& b = a.buffers[i];
             h += "<li>step " + std::to_string(b.step) + " <code>" + htmlEscape(b.fileName) +
-                 "</code>: " + htmlEscape(b.error.empty() ? std::string(statusName(b.status)) : b.error) +
+                 "</code>: " +
+                 htmlEscape(b.error.empty() ? std::string(statusName(b.status)) : b.error) +
                  "</li>";
         }
         h += "</ul>\n";
@@ -217,7 +229,8 @@ void problems(std::string& h, const Analysis& a) {
         if (items.empty()) return;
         h += "<h2>" + std::string(title) + "</h2>\n<ul>";
         for (const auto& item : items)
-            h += mono ? "<li><code>" + htmlEscape(item) + "</code></li>" : "<li>" + htmlEscape(item) + "</li>";
+            h += mono ? "<li><code>" + htmlEscape(item) + "</code></li>"
+                      : "<li>" + htmlEscape(item) + "</li>";
         h += "</ul>\n";
     };
     list("Unclassified files", a.unclassified, true);

@@ -26,15 +26,20 @@ Json number(double v) {
     return v;
 }
 
-Json optionalIndex(const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
+Json optionalIndex(const std::optional<std::uint64_t>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
 
 Json strings(const std::vector<std::string>& list) {
     Json out = Json::array();
-    for (const auto& s : list) out.push_back(validUtf8(s));
+    for (const auto& s : list)
+        out.push_back(validUtf8(s));
     return out;
 }
 
-Json nullIfEmpty(const std::string& s) { return s.empty() ? Json(nullptr) : Json(validUtf8(s)); }
+Json nullIfEmpty(const std::string& s) {
+    return s.empty() ? Json(nullptr) : Json(validUtf8(s));
+}
 
 // An element as a JSON number: integers exactly (i64/u64 do not fit a double), floats as their
 // value, non-finite ones as strings.
@@ -61,7 +66,8 @@ Json diffs(DType t, const std::vector<ElementDiff>& list) {
 Json histograms(const BufferStats& s) {
     Json decades = Json::array();
     for (int d = DeltaHistogram::kMinDecade; d <= DeltaHistogram::kMaxDecade; ++d)
-        if (const auto count = s.deltaHistogram.at(d)) decades.push_back({{"decade", d}, {"count", count}});
+        if (const auto count = s.deltaHistogram.at(d))
+            decades.push_back({{"decade", d}, {"count", count}});
     Json ulp = Json::array();
     for (unsigned k = 0; k < 64; ++k)
         if (const auto count = s.ulpHistogram.counts[k])

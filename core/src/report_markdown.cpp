@@ -41,7 +41,8 @@ std::string code(std::string_view raw, bool inTable) {
 
 std::string joinCode(const std::vector<std::string>& names) {
     std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + code(n, false);
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + code(n, false);
     return out.empty() ? "none" : out;
 }
 
@@ -93,19 +94,23 @@ void matrixSection(std::string& md, const Analysis& a) {
     if (a.matrix.empty()) return;
     const auto columns = report::matrixColumns(a);
     md += "## Step × group matrix\n\n| step |";
-    for (const auto& id : columns) md += " " + code(id, true) + " |";
+    for (const auto& id : columns)
+        md += " " + code(id, true) + " |";
     md += "\n|---:|";
-    for (std::size_t i = 0; i < columns.size(); ++i) md += ":---:|";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        md += ":---:|";
     md += "\n";
     const std::size_t shown = std::min(a.matrix.size(), report::kMaxTableRows);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& step = a.matrix[r];
         md += "| " + std::to_string(step.step) + " |";
-        for (const auto& id : columns) md += " " + report::cellText(report::findCell(step, id)) + " |";
+        for (const auto& id : columns)
+            md += " " + report::cellText(report::findCell(step, id)) + " |";
         md += "\n";
     }
     if (shown < a.matrix.size())
-        md += "\n… and " + std::to_string(a.matrix.size() - shown) + " more steps (see the JSON report).\n";
+        md += "\n… and " + std::to_string(a.matrix.size() - shown) +
+              " more steps (see the JSON report).\n";
     md += "\n`=` equal · `n/m` n of m compared buffers diverge · `A only` / `B only` one-sided · "
           "`err` unreadable or malformed · `—` not dumped";
     md += a.cancelled ? " · `…` not compared (cancelled)\n\n" : "\n\n";
@@ -115,7 +120,8 @@ void buffersSection(std::string& md, const Analysis& a) {
     const auto divergent = report::divergentBuffers(a);
     if (divergent.empty()) return;
     md += "## Diverging buffers\n\n"
-          "| step | group | buffer | dtype | n_diff/n | first diff | max \\|Δ\\| | max rel Δ | max ULP |\n"
+          "| step | group | buffer | dtype | n_diff/n | first diff | max \\|Δ\\| | max rel Δ | max "
+          "ULP |\n"
           "|---:|---|---|---|---:|---|---:|---:|---:|\n";
     const std::size_t shown = std::min(divergent.size(), report::kMaxTableRows);
     for (std::size_t r = 0; r < shown; ++r) {
@@ -157,12 +163,14 @@ void problemsSection(std::string& md, const Analysis& a) {
     }
     if (!a.unclassified.empty()) {
         md += "## Unclassified files\n\n";
-        for (const auto& f : a.unclassified) md += "- " + code(f, false) + "\n";
+        for (const auto& f : a.unclassified)
+            md += "- " + code(f, false) + "\n";
         md += "\n";
     }
     if (!a.warnings.empty()) {
         md += "## Warnings\n\n";
-        for (const auto& w : a.warnings) md += "- " + plain(w) + "\n";
+        for (const auto& w : a.warnings)
+            md += "- " + plain(w) + "\n";
         md += "\n";
     }
 }

@@ -21,7 +21,8 @@ std::string compactCount(std::uint64_t n) {
     const char* units[] = {"k", "M", "G", "T", "P", "E"};
     double v = static_cast<double>(n);
     std::size_t u = 0;
-    for (v /= 1000; v >= 999.5 && u + 1 < std::size(units); v /= 1000) ++u;
+    for (v /= 1000; v >= 999.5 && u + 1 < std::size(units); v /= 1000)
+        ++u;
     char buf[32];
     std::snprintf(buf, sizeof buf, v < 9.95 ? "%.1f%s" : "%.0f%s", v, units[u]);
     return buf;
@@ -39,7 +40,8 @@ std::string svgBarChart(const std::vector<Bar>& bars, std::string_view caption) 
     // Label every bar while they fit, otherwise about a dozen evenly spaced ones.
     const int labelEvery = n <= 16 ? 1 : (n + 11) / 12;
     std::uint64_t maxCount = 1;
-    for (const auto& b : bars) maxCount = std::max(maxCount, b.count);
+    for (const auto& b : bars)
+        maxCount = std::max(maxCount, b.count);
 
     std::string svg = "<svg class=\"chart\" role=\"img\" width=\"" + std::to_string(width) +
                       "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +

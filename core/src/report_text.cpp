@@ -62,8 +62,12 @@ std::string sanitize(std::string_view s, bool escapeControls, bool keepLines = f
 
 } // namespace
 
-std::string validUtf8(std::string_view s) { return sanitize(s, false); }
-std::string displayText(std::string_view s) { return sanitize(s, true); }
+std::string validUtf8(std::string_view s) {
+    return sanitize(s, false);
+}
+std::string displayText(std::string_view s) {
+    return sanitize(s, true);
+}
 
 std::string htmlEscape(std::string_view s, bool keepLines) {
     const std::string text = sanitize(s, true, keepLines);
@@ -71,18 +75,31 @@ std::string htmlEscape(std::string_view s, bool keepLines) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
 }
 
-std::string pathBytes(const std::filesystem::path& p) { return p.native(); }
+std::string pathBytes(const std::filesystem::path& p) {
+    return p.native();
+}
 
 std::string formatNumber(double v, int precision) {
     if (std::isnan(v)) return "nan";

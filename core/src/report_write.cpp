@@ -84,8 +84,9 @@ void writeAll(int fd, const std::string& data, const fs::path& path, const fs::p
 
 std::optional<ReportFormat> reportFormatFor(const fs::path& path) {
     std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) {
+        return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    });
     if (ext == ".json") return ReportFormat::json;
     if (ext == ".md" || ext == ".markdown") return ReportFormat::markdown;
     if (ext == ".html" || ext == ".htm") return ReportFormat::html;
@@ -94,9 +95,12 @@ std::optional<ReportFormat> reportFormatFor(const fs::path& path) {
 
 std::string renderReport(const Analysis& analysis, ReportFormat format) {
     switch (format) {
-    case ReportFormat::json: return reportJson(analysis) + "\n"; // a text file ends with one
-    case ReportFormat::markdown: return reportMarkdown(analysis);
-    case ReportFormat::html: return reportHtml(analysis);
+    case ReportFormat::json:
+        return reportJson(analysis) + "\n"; // a text file ends with one
+    case ReportFormat::markdown:
+        return reportMarkdown(analysis);
+    case ReportFormat::html:
+        return reportHtml(analysis);
     }
     return {};
 }

@@ -26,7 +26,9 @@ constexpr const char* kAmp = "a&b\"c";
 const std::string kBadUtf8 = "bad\xff\xfe";
 const std::string kPipeTick = "p|q`r";
 
-std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+std::uint64_t bits(float f) {
+    return std::bit_cast<std::uint32_t>(f);
+}
 
 dumpscope::BufferResult buffer(const std::string& group, const std::string& name,
                                dumpscope::Status status) {
@@ -42,7 +44,8 @@ dumpscope::BufferResult buffer(const std::string& group, const std::string& name
 }
 
 dumpscope::GroupCell cell(const std::string& group, dumpscope::Status status,
-                         std::vector<std::size_t> buffers, std::size_t nDivergent, double maxAbsDelta) {
+                          std::vector<std::size_t> buffers, std::size_t nDivergent,
+                          double maxAbsDelta) {
     dumpscope::GroupCell c;
     c.group = group;
     c.status = status;
@@ -57,9 +60,11 @@ dumpscope::Analysis hostileAnalysis() {
     using dumpscope::Status;
     auto schema = std::make_shared<dumpscope::Schema>();
     schema->name = "hostile <schema>";
-    schema->groups.push_back({"G", "G <b>label</b>", {{kScript, "g_x", dumpscope::DType::f32},
-                                                      {kAmp, "g_y", dumpscope::DType::f32},
-                                                      {kPipeTick, "g_z", dumpscope::DType::f32}}});
+    schema->groups.push_back({"G",
+                              "G <b>label</b>",
+                              {{kScript, "g_x", dumpscope::DType::f32},
+                               {kAmp, "g_y", dumpscope::DType::f32},
+                               {kPipeTick, "g_z", dumpscope::DType::f32}}});
 
     dumpscope::Analysis a;
     a.runA = "/tmp/runs/a\xff";
@@ -83,8 +88,10 @@ dumpscope::Analysis hostileAnalysis() {
     s.firstDiffs = {{1, bits(1.0f), 0x7fc00000u, std::nan("")},
                     {3, bits(-2.5f), bits(-INFINITY), INFINITY}};
     s.largestDiffs = {s.firstDiffs[1], s.firstDiffs[0]};
-    s.deltaHistogram.counts[static_cast<std::size_t>(-7 - dumpscope::DeltaHistogram::kMinDecade)] = 3;
-    s.deltaHistogram.counts[static_cast<std::size_t>(2 - dumpscope::DeltaHistogram::kMinDecade)] = 1;
+    s.deltaHistogram.counts[static_cast<std::size_t>(-7 - dumpscope::DeltaHistogram::kMinDecade)] =
+        3;
+    s.deltaHistogram.counts[static_cast<std::size_t>(2 - dumpscope::DeltaHistogram::kMinDecade)] =
+        1;
     s.deltaHistogram.zero = 1;
     s.deltaHistogram.nan = 1;
     s.ulpHistogram.counts[0] = 2;
@@ -100,7 +107,8 @@ dumpscope::Analysis hostileAnalysis() {
     pipe.stats.maxRelDelta = 0.25;
     pipe.stats.maxUlp = 4194304;
     pipe.stats.firstDiffs = {{0, bits(2.0f), bits(1.5f), 0.5}};
-    pipe.stats.deltaHistogram.counts[static_cast<std::size_t>(-1 - dumpscope::DeltaHistogram::kMinDecade)] = 1;
+    pipe.stats.deltaHistogram
+        .counts[static_cast<std::size_t>(-1 - dumpscope::DeltaHistogram::kMinDecade)] = 1;
     pipe.stats.ulpHistogram.counts[22] = 1;
     auto bad = buffer(dumpscope::kOtherGroup, kBadUtf8, Status::error);
     bad.error = "step_3_" + kBadUtf8 + ".bin: size 7 not a multiple of 4 <b>";
@@ -108,7 +116,8 @@ dumpscope::Analysis hostileAnalysis() {
 
     dumpscope::StepResult step;
     step.step = 3;
-    step.cells.push_back(cell("G", Status::diverge, {0, 1, 2}, 2, std::numeric_limits<double>::infinity()));
+    step.cells.push_back(
+        cell("G", Status::diverge, {0, 1, 2}, 2, std::numeric_limits<double>::infinity()));
     step.cells.push_back(cell(dumpscope::kOtherGroup, Status::error, {3}, 0, 0));
     a.matrix = {step};
     a.unclassified = {"step_3_" + kBadUtf8 + ".bin"};
@@ -209,7 +218,8 @@ TEST(ReportJson, HostileAnalysisParsesWithHandComputedFields) {
     EXPECT_EQ(other["id"], "other");
     EXPECT_EQ(other["status"], "error");
     EXPECT_EQ(other["buffers"][0]["name"], "bad\\xFF\\xFE");
-    EXPECT_EQ(other["buffers"][0]["error"], "step_3_bad\\xFF\\xFE.bin: size 7 not a multiple of 4 <b>");
+    EXPECT_EQ(other["buffers"][0]["error"],
+              "step_3_bad\\xFF\\xFE.bin: size 7 not a multiple of 4 <b>");
 }
 
 TEST(ReportJson, IntegerElementsAreExactAndNoDivergenceIsNull) {
@@ -245,30 +255,37 @@ TEST(ReportMarkdown, HostileAnalysisTablesAndEscaping) {
                       "exit code 2"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("groups `G`; buffers `<script>alert(1)</script>`, ``p|q`r``."), std::string::npos) << md;
+    EXPECT_NE(md.find("groups `G`; buffers `<script>alert(1)</script>`, ``p|q`r``."),
+              std::string::npos)
+        << md;
     // Matrix: header with the group ids and one row per step.
     EXPECT_NE(md.find("| step | `G` | `other` |\n|---:|:---:|:---:|\n| 3 | 2/3 | err |\n"),
               std::string::npos)
         << md;
     // Diverging buffers: `|` escaped inside the cell, a backtick inside widens the code fence.
-    EXPECT_NE(md.find("| 3 | `G` | `<script>alert(1)</script>` | f32 | 2/4 | `[1] 1 vs nan` | inf | "
-                      "nan | 5 |\n"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("| 3 | `G` | `<script>alert(1)</script>` | f32 | 2/4 | `[1] 1 vs nan` | inf | "
+                "nan | 5 |\n"),
+        std::string::npos)
         << md;
-    EXPECT_NE(md.find("| 3 | `G` | ``p\\|q`r`` | f32 | 1/4 | `[0] 2 vs 1.5` | 0.5 | 0.25 | 4194304 |\n"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("| 3 | `G` | ``p\\|q`r`` | f32 | 1/4 | `[0] 2 vs 1.5` | 0.5 | 0.25 | 4194304 |\n"),
+        std::string::npos)
         << md;
     // One-sided buffers are listed apart, not in the divergence table.
     EXPECT_NE(md.find("- `step_3_a&b\"c.bin` only in run A\n"), std::string::npos) << md;
     EXPECT_EQ(md.find(std::string("| `") + kAmp), std::string::npos) << md;
     // Messages are plain text with Markdown/HTML syntax escaped.
-    EXPECT_NE(md.find("- step 3 `step_3_bad\\xFF\\xFE.bin`: step\\_3\\_bad\\\\xFF\\\\xFE.bin: size 7 "
-                      "not a multiple of 4 \\<b\\>\n"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("- step 3 `step_3_bad\\xFF\\xFE.bin`: step\\_3\\_bad\\\\xFF\\\\xFE.bin: size 7 "
+                "not a multiple of 4 \\<b\\>\n"),
+        std::string::npos)
         << md;
-    EXPECT_NE(md.find("- warn \\<script\\>alert(1)\\</script\\> \\\\xFF\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("- warn \\<script\\>alert(1)\\</script\\> \\\\xFF\n"), std::string::npos)
+        << md;
     // The interpretation text is fenced longer than the backtick run it contains.
-    EXPECT_NE(md.find("````text\n  first line <i>\n  second ```line```\n````\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("````text\n  first line <i>\n  second ```line```\n````\n"), std::string::npos)
+        << md;
 }
 
 TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
@@ -282,16 +299,20 @@ TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
     EXPECT_EQ(html.find("<b>"), std::string::npos);
     EXPECT_EQ(html.find("<i>"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-    EXPECT_NE(html.find("<li><code>step_3_a&amp;b&quot;c.bin</code> only in run A</li>"), std::string::npos);
+    EXPECT_NE(html.find("<li><code>step_3_a&amp;b&quot;c.bin</code> only in run A</li>"),
+              std::string::npos);
     EXPECT_NE(html.find("bad\\xFF\\xFE"), std::string::npos);
     EXPECT_NE(html.find("title=\"G &lt;b&gt;label&lt;/b&gt;\""), std::string::npos);
-    EXPECT_NE(html.find("<pre>  first line &lt;i&gt;\n  second ```line```</pre>"), std::string::npos);
+    EXPECT_NE(html.find("<pre>  first line &lt;i&gt;\n  second ```line```</pre>"),
+              std::string::npos);
     // The matrix cells carry their status colour class.
-    EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| inf\">2/3</td>"), std::string::npos);
+    EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| inf\">2/3</td>"),
+              std::string::npos);
     EXPECT_NE(html.find("<td class=\"err\" title=\"error\">err</td>"), std::string::npos);
     // Two charts per diverging buffer; the first buffer's decades -7 and 2 span 10 bars.
     std::size_t svgs = 0;
-    for (auto p = html.find("<svg"); p != std::string::npos; p = html.find("<svg", p + 1)) ++svgs;
+    for (auto p = html.find("<svg"); p != std::string::npos; p = html.find("<svg", p + 1))
+        ++svgs;
     EXPECT_EQ(svgs, 4u);
     EXPECT_NE(html.find("<title>1e-7: 3</title>"), std::string::npos);
     EXPECT_NE(html.find("<title>1e2: 1</title>"), std::string::npos);
@@ -375,17 +396,21 @@ TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
         "b_bits":"0x40200000","abs_delta":0.5})"));
     EXPECT_EQ(b["histograms"]["log10_abs_delta"]["bins"],
               json::parse(R"([{"decade":-1,"count":1},{"decade":0,"count":1}])"));
-    EXPECT_EQ(b["histograms"]["ulp"]["bins"],
-              json::parse(R"([{"bin":21,"from":2097152,"count":1},{"bin":31,"from":2147483648,"count":1}])"));
+    EXPECT_EQ(
+        b["histograms"]["ulp"]["bins"],
+        json::parse(
+            R"([{"bin":21,"from":2097152,"count":1},{"bin":31,"from":2147483648,"count":1}])"));
     EXPECT_EQ(g["buffers"][1]["status"], "equal");
     EXPECT_EQ(j["steps"][0]["groups"][1]["status"], "equal");
 
     const std::string md = dumpscope::reportMarkdown(a);
     EXPECT_NE(md.find("| 0 | 1/2 | = | — | — | — |\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("| 0 | `G` | `sampled_h_t` | f32 | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | 2164260865 |\n"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("| 0 | `G` | `sampled_h_t` | f32 | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | 2164260865 |\n"),
+        std::string::npos)
         << md;
     const std::string html = dumpscope::reportHtml(a);
-    EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| 8\">1/2</td>"), std::string::npos);
+    EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| 8\">1/2</td>"),
+              std::string::npos);
     EXPECT_NE(html.find("<title>2^31: 1</title>"), std::string::npos);
 }

@@ -28,7 +28,8 @@ std::string readFile(const fs::path& p) {
 
 std::vector<std::string> listDir(const fs::path& dir) {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -209,7 +210,8 @@ TEST(ReportOfAnalysis, RealNoisyHeadSample) {
 
     const fs::path out = tmp / "reports";
     fs::create_directories(out);
-    for (const char* name : {"r.json", "r.md", "r.html"}) dumpscope::writeReport(a, out / name);
+    for (const char* name : {"r.json", "r.md", "r.html"})
+        dumpscope::writeReport(a, out / name);
     const std::string html = readFile(out / "r.html");
     EXPECT_EQ(html.find("<script"), std::string::npos);
     EXPECT_NE(html.find("<svg"), std::string::npos);
