@@ -219,3 +219,57 @@ TEST(ReportOfAnalysis, RealNoisyHeadSample) {
     EXPECT_NE(writeError(a, runA / "r.json").find("inside a run directory"), std::string::npos);
     EXPECT_EQ(std::distance(fs::directory_iterator(runA), fs::directory_iterator{}), 124);
 }
+
+// Issue 6 "Safe reports", end to end: hostile names from a schema and from file names go through
+// analyze() and writeReport(), and the files on disk are checked.
+TEST(WriteReport, HostileSchemaAndFileNamesStaySafeInEveryWrittenFile) {
+    TempDir tmp;
+    const std::string schemaJson = R"({"name": "<i>hostile</i>", "groups": [
+        {"id": "G", "label": "<script>alert(1)</script>", "buffers": [
+            {"name": "<script>alert(1)</script>", "file": "g_<b>x", "dtype": "f32"},
+            {"name": "a&b\"c", "file": "g_a&b\"c", "dtype": "f32"}]}]})";
+    auto schema = std::make_shared<const dumpscope::Schema>(
+        dumpscope::parseSchema(schemaJson, "hostile.json"));
+    using dumpscope::test::writeDump;
+    writeDump(tmp / "a", 0, "g_<b>x", std::vector<float>{1, 2});
+    writeDump(tmp / "b", 0, "g_<b>x", std::vector<float>{1, 3});
+    writeDump(tmp / "a", 0, "g_a&b\"c", std::vector<float>{5});
+    writeDump(tmp / "b", 0, "g_a&b\"c", std::vector<float>{6});
+    const std::string unclassified = "\xff<i>&";
+    writeDump(tmp / "a", 0, unclassified, std::vector<std::uint8_t>{1});
+    writeDump(tmp / "b", 0, unclassified, std::vector<std::uint8_t>{2});
+
+    dumpscope::AnalyzeOptions options;
+    options.schema = schema;
+    const auto a = dumpscope::analyze(tmp / "a", tmp / "b", options);
+    fs::create_directories(tmp / "out");
+    for (const char* name : {"r.html", "r.json", "r.md"})
+        dumpscope::writeReport(a, tmp / "out" / name);
+
+    const std::string html = readFile(tmp / "out" / "r.html");
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<b>"), std::string::npos);
+    EXPECT_EQ(html.find("<i>"), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    EXPECT_NE(html.find("a&amp;b&quot;c"), std::string::npos);
+    EXPECT_NE(html.find("step_0_\\xFF&lt;i&gt;&amp;.bin"), std::string::npos);
+    EXPECT_NO_THROW((void)json(html).dump()) << "HTML is not valid UTF-8";
+
+    json j;
+    ASSERT_NO_THROW(j = json::parse(readFile(tmp / "out" / "r.json")));
+    EXPECT_EQ(j["schema"], "<i>hostile</i>");
+    EXPECT_EQ(j["unclassified"], json::array({"step_0_\\xFF<i>&.bin"}));
+    const json& g = j["steps"][0]["groups"][0];
+    EXPECT_EQ(g["buffers"][0]["name"], "<script>alert(1)</script>");
+    EXPECT_EQ(g["buffers"][0]["file"], "step_0_g_<b>x.bin");
+    EXPECT_EQ(g["buffers"][1]["name"], "a&b\"c");
+    EXPECT_EQ(j["steps"][0]["groups"][1]["buffers"][0]["name"], "\\xFF<i>&");
+
+    const std::string md = readFile(tmp / "out" / "r.md");
+    EXPECT_NO_THROW((void)json(md).dump()) << "Markdown is not valid UTF-8";
+    // 5 = 1.25 * 2^2 and 6 = 1.5 * 2^2: 0.25 * 2^23 = 2^21 ULP apart.
+    EXPECT_NE(md.find("| 0 | `G` | `a&b\"c` | f32 | 1/1 | `[0] 5 vs 6` | 1 | 0.167 | 2097152 |"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(listDir(tmp / "out"), (std::vector<std::string>{"r.html", "r.json", "r.md"}));
+}
