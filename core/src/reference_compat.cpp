@@ -8,57 +8,26 @@
 #include "dumpscope/schema.h"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <stdexcept>
-#include <system_error>
+#include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace dumpscope {
 
 namespace {
 
-// --- Python's text forms ------------------------------------------------------------------
-
-// repr() of a str as the reference prints names inside a list: single quotes unless the text
-// holds a single quote and no double quote, escapes for quotes, backslash and control bytes.
-std::string pythonStrRepr(const std::string& s) {
-    const bool hasSingle = s.find('\'') != std::string::npos;
-    const bool hasDouble = s.find('"') != std::string::npos;
-    const char quote = (hasSingle && !hasDouble) ? '"' : '\'';
-    std::string r(1, quote);
-    for (unsigned char c : s) {
-        if (c == static_cast<unsigned char>(quote) || c == '\\') {
-            r += '\\';
-            r += static_cast<char>(c);
-        } else if (c == '\n') {
-            r += "\\n";
-        } else if (c == '\r') {
-            r += "\\r";
-        } else if (c == '\t') {
-            r += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02x", c);
-            r += hex;
-        } else {
-            r += static_cast<char>(c); // UTF-8 bytes of printable characters pass through
-        }
-    }
-    r += quote;
-    return r;
-}
+// --- Python's text forms (the rest are in reference_compat_python.cpp) ---------------------
 
 // repr() of a list of str: "['a', 'b']".
 std::string pythonListRepr(const std::vector<std::string>& items) {
@@ -77,22 +46,44 @@ std::string joinPythonPath(const std::string& dirStr, const std::string& name) {
     return dirStr + "/" + name;
 }
 
-// --- pathlib's is_dir() / is_file() ------------------------------------------------------
+// --- Where the reference dies with a traceback ---------------------------------------------
 
-// Both follow symlinks (stat, not lstat); a missing or unreachable path is simply false.
-bool statMode(const std::string& path, mode_t& mode) {
+// An OSError the script does not catch: Python prints a traceback and exits with 1. We print
+// its last line (the one a wrapper script might grep), not the traceback's frames, which name
+// the interpreter's own files and lines.
+struct PythonOSError {
+    int err;
+    std::string path;
+};
+
+std::string pythonOSErrorLine(const PythonOSError& e) {
+    const char* type = "OSError"; // the subclasses CPython picks for these errno values
+    switch (e.err) {
+    case EACCES:
+    case EPERM: type = "PermissionError"; break;
+    case ENOENT: type = "FileNotFoundError"; break;
+    case EISDIR: type = "IsADirectoryError"; break;
+    case ENOTDIR: type = "NotADirectoryError"; break;
+    case EINTR: type = "InterruptedError"; break;
+    case EAGAIN: type = "BlockingIOError"; break;
+    case ETIMEDOUT: type = "TimeoutError"; break;
+    default: break;
+    }
+    return std::string(type) + ": [Errno " + std::to_string(e.err) + "] " + std::strerror(e.err) +
+           ": " + pythonStrRepr(e.path);
+}
+
+// --- pathlib's is_dir() / is_file() (Python 3.8-3.12) ------------------------------------
+
+// stat() follows symlinks. ENOENT, ENOTDIR, EBADF and ELOOP mean "no"; any other failure
+// (EACCES on a parent, ENAMETOOLONG) propagates out of the script.
+bool pythonStatIs(const std::string& path, bool wantDir) {
     struct stat st{};
-    if (::stat(path.c_str(), &st) != 0) return false;
-    mode = st.st_mode;
-    return true;
-}
-bool pythonIsDir(const std::string& path) {
-    mode_t m = 0;
-    return statMode(path, m) && S_ISDIR(m);
-}
-bool pythonIsFile(const std::string& path) {
-    mode_t m = 0;
-    return statMode(path, m) && S_ISREG(m);
+    if (::stat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR || errno == EBADF || errno == ELOOP) return false;
+        throw PythonOSError{errno, path};
+    }
+    return wantDir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
 }
 
 // --- Reading and comparing one buffer pair, streamed ---------------------------------------
@@ -102,25 +93,6 @@ constexpr std::size_t kChunkElems = 16384;
 constexpr std::size_t kMaxDiffs = 5;  // the reference stops counting here
 constexpr std::size_t kShownDiffs = 3;
 
-struct Element {
-    float f = 0;
-    std::int32_t i = 0;
-};
-
-Element decode(DType t, const unsigned char* p) {
-    // Dumps are little-endian by definition; assemble explicitly so the host order is moot.
-    const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) |
-                               (static_cast<std::uint32_t>(p[1]) << 8) |
-                               (static_cast<std::uint32_t>(p[2]) << 16) |
-                               (static_cast<std::uint32_t>(p[3]) << 24);
-    Element e;
-    if (t == DType::f32)
-        std::memcpy(&e.f, &bits, sizeof e.f);
-    else
-        std::memcpy(&e.i, &bits, sizeof e.i);
-    return e;
-}
-
 // The reference only knows struct formats 'f' and 'i'.
 void requireReferenceDType(const BufferSpec& spec) {
     if (spec.dtype != DType::f32 && spec.dtype != DType::i32)
@@ -128,48 +100,94 @@ void requireReferenceDType(const BufferSpec& spec) {
                                " is neither f32 nor i32, which the reference cannot read");
 }
 
-// read_typed()'s size check, with its message. Python reads the whole file and measures
-// len(data); for a regular file that is its size, so the size is all we need up front.
-std::optional<std::string> raggedError(const std::string& pathStr, std::uint64_t& size) {
-    struct stat st{};
-    if (::stat(pathStr.c_str(), &st) != 0)
-        throw std::runtime_error(pathStr + ": cannot stat: " + std::strerror(errno));
-    size = static_cast<std::uint64_t>(st.st_size);
-    if (size % kElemSize == 0) return std::nullopt;
-    return pathStr + ": size " + std::to_string(size) + " not a multiple of " +
-           std::to_string(kElemSize);
+// One dump opened as Path.read_bytes() opens it; its size is what len(data) would be.
+class DumpFile {
+public:
+    explicit DumpFile(std::string path) : m_path(std::move(path)) {
+        m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0) throw PythonOSError{errno, m_path};
+        struct stat st{};
+        if (::fstat(m_fd, &st) != 0) throw PythonOSError{errno, m_path};
+        m_size = static_cast<std::uint64_t>(st.st_size);
+    }
+    ~DumpFile() { ::close(m_fd); }
+    DumpFile(const DumpFile&) = delete;
+    DumpFile& operator=(const DumpFile&) = delete;
+
+    std::uint64_t size() const { return m_size; }
+    const std::string& path() const { return m_path; }
+    // read_typed()'s ValueError text when the size is ragged.
+    std::optional<std::string> raggedError() const {
+        if (m_size % kElemSize == 0) return std::nullopt;
+        return m_path + ": size " + std::to_string(m_size) + " not a multiple of " +
+               std::to_string(kElemSize);
+    }
+    // Exactly `bytes` bytes, or the error Python's read would have met.
+    void readExact(unsigned char* dst, std::size_t bytes) {
+        while (bytes > 0) {
+            const ssize_t n = ::read(m_fd, dst, bytes);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) throw PythonOSError{n < 0 ? errno : EIO, m_path}; // EOF: truncated under us
+            dst += n;
+            bytes -= static_cast<std::size_t>(n);
+        }
+    }
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+};
+
+std::uint32_t loadLE32(const unsigned char* p) {
+    // Dumps are little-endian by definition; assemble explicitly so the host order is moot.
+    return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+           (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
 }
 
-std::string elementRepr(DType t, const Element& e) {
-    return t == DType::f32 ? pythonFloatRepr(static_cast<double>(e.f)) : std::to_string(e.i);
+// The element as Python holds it: float32 widened to a double, or an int (exact in a double).
+double valueOf(DType t, std::uint32_t bits) {
+    if (t == DType::i32) return static_cast<std::int32_t>(bits);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return static_cast<double>(f);
+}
+
+std::string reprOf(DType t, std::uint32_t bits) {
+    return t == DType::i32 ? std::to_string(static_cast<std::int32_t>(bits))
+                           : pythonFloatRepr(valueOf(t, bits));
+}
+
+// Equal bytes are equal values, except a NaN, which Python finds unequal to itself.
+bool chunkTriviallyEqual(DType t, const unsigned char* a, const unsigned char* b, std::size_t n) {
+    if (std::memcmp(a, b, n * kElemSize) != 0) return false;
+    if (t == DType::i32) return true;
+    bool nan = false;
+    for (std::size_t k = 0; k < n; ++k) nan |= (loadLE32(a + k * kElemSize) & 0x7fffffffu) > 0x7f800000u;
+    return !nan;
 }
 
 // compare_lists() for two files of the same element count, reading both in lockstep chunks
 // and stopping at the fifth difference as the reference does.
-std::string compareStreams(const BufferSpec& spec, const std::string& pathA,
-                           const std::string& pathB, std::uint64_t n, bool& equal) {
-    std::ifstream fa(pathA, std::ios::binary), fb(pathB, std::ios::binary);
-    if (!fa || !fb) throw std::runtime_error("cannot open " + (fa ? pathB : pathA));
+std::string compareStreams(const BufferSpec& spec, DumpFile& fa, DumpFile& fb, std::uint64_t n,
+                           bool& equal) {
     std::vector<unsigned char> bufA(kChunkElems * kElemSize), bufB(kChunkElems * kElemSize);
     struct Diff {
         std::uint64_t index;
-        Element a, b;
+        std::uint32_t a, b;
     };
     std::vector<Diff> diffs;
     double maxAbsDelta = 0.0;
     for (std::uint64_t base = 0; base < n && diffs.size() < kMaxDiffs; base += kChunkElems) {
         const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkElems, n - base));
-        const auto bytes = static_cast<std::streamsize>(count * kElemSize);
-        if (!fa.read(reinterpret_cast<char*>(bufA.data()), bytes) ||
-            !fb.read(reinterpret_cast<char*>(bufB.data()), bytes))
-            throw std::runtime_error("short read in " + (fa ? pathB : pathA));
+        fa.readExact(bufA.data(), count * kElemSize);
+        fb.readExact(bufB.data(), count * kElemSize);
+        if (chunkTriviallyEqual(spec.dtype, bufA.data(), bufB.data(), count)) continue;
         for (std::size_t k = 0; k < count && diffs.size() < kMaxDiffs; ++k) {
-            const Element a = decode(spec.dtype, bufA.data() + k * kElemSize);
-            const Element b = decode(spec.dtype, bufB.data() + k * kElemSize);
-            // Python compares the values as doubles / ints: NaN != NaN, -0.0 == 0.0.
-            const double x = spec.dtype == DType::f32 ? static_cast<double>(a.f) : a.i;
-            const double y = spec.dtype == DType::f32 ? static_cast<double>(b.f) : b.i;
-            if (!(x != y)) continue;
+            const std::uint32_t a = loadLE32(bufA.data() + k * kElemSize);
+            const std::uint32_t b = loadLE32(bufB.data() + k * kElemSize);
+            const double x = valueOf(spec.dtype, a), y = valueOf(spec.dtype, b);
+            if (!(x != y)) continue; // value equality: NaN != NaN, -0.0 == 0.0
             diffs.push_back({base + k, a, b});
             const double ad = std::fabs(x - y); // NaN never exceeds the running max
             if (ad > maxAbsDelta) maxAbsDelta = ad;
@@ -180,8 +198,8 @@ std::string compareStreams(const BufferSpec& spec, const std::string& pathA,
     std::string sample;
     for (std::size_t k = 0; k < diffs.size() && k < kShownDiffs; ++k) {
         if (k) sample += ", ";
-        sample += "[" + std::to_string(diffs[k].index) + "]: A=" +
-                  elementRepr(spec.dtype, diffs[k].a) + " B=" + elementRepr(spec.dtype, diffs[k].b);
+        sample += "[" + std::to_string(diffs[k].index) + "]: A=" + reprOf(spec.dtype, diffs[k].a) +
+                  " B=" + reprOf(spec.dtype, diffs[k].b);
     }
     return spec.name + ": DIVERGE at idx " + std::to_string(diffs.front().index) +
            " max|Δ|=" + pythonFormatG6(maxAbsDelta) + " (showing up to 3): " + sample;
@@ -233,12 +251,11 @@ int printVerdict(const Schema& schema, std::uint64_t step, const std::set<std::s
     return 1;
 }
 
-} // namespace
-
-int runReferenceCompat(const std::string& runA, const std::string& runB, std::ostream& out,
-                       std::ostream& err) {
-    const std::string dirA = pythonPathStr(runA), dirB = pythonPathStr(runB);
-    if (!pythonIsDir(dirA) || !pythonIsDir(dirB)) {
+// main() of the script; an uncaught OSError escapes as PythonOSError.
+int compareRuns(const std::string& dirA, const std::string& dirB, std::ostream& out,
+                std::ostream& err) {
+    // `not a.is_dir() or not b.is_dir()`: B is not even looked at when A is missing.
+    if (!pythonStatIs(dirA, true) || !pythonStatIs(dirB, true)) {
         err << "ERROR: run dirs missing: " << dirA << " or " << dirB << "\n";
         return 2;
     }
@@ -261,25 +278,29 @@ int runReferenceCompat(const std::string& runA, const std::string& runB, std::os
             for (const BufferSpec& spec : group.buffers) {
                 const std::string file = "step_" + std::to_string(step) + "_" + spec.file + ".bin";
                 const std::string pa = joinPythonPath(dirA, file), pb = joinPythonPath(dirB, file);
-                if (!(pythonIsFile(pa) && pythonIsFile(pb))) continue;
+                if (!(pythonStatIs(pa, false) && pythonStatIs(pb, false))) continue;
                 outcomes[g].present = true;
                 anyPresent = true;
-                std::uint64_t sizeA = 0, sizeB = 0;
-                // Python reads A completely before B, so A's error wins when both are ragged.
-                auto bad = raggedError(pa, sizeA);
-                if (!bad) bad = raggedError(pb, sizeB);
+                // read_typed(pa) runs to completion before read_typed(pb) opens B.
+                DumpFile fa(pa);
+                auto bad = fa.raggedError();
+                std::optional<DumpFile> fb;
+                if (!bad) {
+                    fb.emplace(pb);
+                    bad = fb->raggedError();
+                }
                 if (bad) {
                     out << "    ERROR reading " << spec.name << ": " << *bad << "\n";
                     return 2;
                 }
-                const std::uint64_t nA = sizeA / kElemSize, nB = sizeB / kElemSize;
+                const std::uint64_t nA = fa.size() / kElemSize, nB = fb->size() / kElemSize;
                 bool equal = false;
                 std::string summary;
                 if (nA != nB)
                     summary = spec.name + ": length mismatch A=" + std::to_string(nA) +
                               " B=" + std::to_string(nB);
                 else
-                    summary = compareStreams(spec, pa, pb, nA, equal);
+                    summary = compareStreams(spec, fa, *fb, nA, equal);
                 out << "    " << summary << "\n";
                 if (!equal) {
                     anyDiverge = true;
@@ -308,71 +329,17 @@ int runReferenceCompat(const std::string& runA, const std::string& runB, std::os
     return printVerdict(schema, *firstStep, firstIds, firstOutcomes, out);
 }
 
-std::string pythonFloatRepr(double value) {
-    if (std::isnan(value)) return "nan"; // Python drops NaN's sign
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    // Shortest round-trip digits and exponent ("d.ddde±XX"), then Python's layout rules.
-    std::array<char, 64> buf{};
-    auto res = std::to_chars(buf.data(), buf.data() + buf.size(), value,
-                             std::chars_format::scientific);
-    std::string sci(buf.data(), res.ptr);
-    std::string sign;
-    if (sci.front() == '-') {
-        sign = "-";
-        sci.erase(0, 1);
-    }
-    const auto ePos = sci.find('e');
-    std::string digits = sci.substr(0, ePos);
-    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-    const int exp10 = std::stoi(sci.substr(ePos + 1)); // value = d.ddd × 10^exp10
-    // float_repr_style 'short': exponent form when exp10 < -4 or exp10 >= 16.
-    if (exp10 < -4 || exp10 >= 16) {
-        std::string mant = digits.substr(0, 1);
-        if (digits.size() > 1) mant += "." + digits.substr(1);
-        char e[16];
-        std::snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', std::abs(exp10));
-        return sign + mant + e;
-    }
-    const int pointPos = exp10 + 1; // digits before the decimal point
-    if (pointPos <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-pointPos), '0') + digits;
-    const auto p = static_cast<std::size_t>(pointPos);
-    if (p >= digits.size()) return sign + digits + std::string(p - digits.size(), '0') + ".0";
-    return sign + digits.substr(0, p) + "." + digits.substr(p);
-}
+} // namespace
 
-std::string pythonFormatG6(double value) {
-    if (std::isnan(value)) return "nan"; // glibc would print "-nan" for a negative NaN
-    // C's %g and Python's 'g' share the rules (exponent below -4 or at/above the precision,
-    // trailing zeros stripped, two-digit exponent), and both round correctly.
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-    return buf;
-}
-
-std::string pythonPathStr(const std::string& arg) {
-    // PurePosixPath: exactly two leading slashes are kept (POSIX leaves "//" implementation
-    // defined), one or three-plus collapse to "/"; empty and "." components vanish; ".." stays.
-    std::string root;
-    std::size_t leading = 0;
-    while (leading < arg.size() && arg[leading] == '/') ++leading;
-    if (leading == 2)
-        root = "//";
-    else if (leading > 0)
-        root = "/";
-    std::string rel;
-    std::size_t pos = leading;
-    while (pos <= arg.size()) {
-        std::size_t next = arg.find('/', pos);
-        if (next == std::string::npos) next = arg.size();
-        const std::string part = arg.substr(pos, next - pos);
-        if (!part.empty() && part != ".") {
-            if (!rel.empty()) rel += '/';
-            rel += part;
-        }
-        pos = next + 1;
+int runReferenceCompat(const std::string& runA, const std::string& runB, std::ostream& out,
+                       std::ostream& err) {
+    try {
+        return compareRuns(pythonPathStr(runA), pythonPathStr(runB), out, err);
+    } catch (const PythonOSError& e) {
+        out.flush(); // what the script printed before dying stays printed
+        err << pythonOSErrorLine(e) << "\n";
+        return 1;
     }
-    if (root.empty() && rel.empty()) return ".";
-    return root + rel;
 }
 
 } // namespace dumpscope

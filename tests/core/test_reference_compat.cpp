@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace dumpscope {
 namespace {
@@ -103,6 +104,15 @@ TEST(PythonPathStr, NormalisesLikePathlib) {
     EXPECT_EQ(pythonPathStr("/./a"), "/a");
 }
 
+TEST(PythonStrRepr, QuotesAndEscapesLikePython) {
+    EXPECT_EQ(pythonStrRepr("q_logits"), "'q_logits'");
+    EXPECT_EQ(pythonStrRepr("it's"), "\"it's\"");
+    EXPECT_EQ(pythonStrRepr("a'b\"c"), "'a\\'b\"c'");
+    EXPECT_EQ(pythonStrRepr("tab\there\\"), "'tab\\there\\\\'");
+    EXPECT_EQ(pythonStrRepr(std::string("nul\0\x7f", 5)), "'nul\\x00\\x7f'");
+    EXPECT_EQ(pythonStrRepr("Δ"), "'Δ'");
+}
+
 // Runs the mode on two directories and keeps what it wrote.
 struct CompatRun {
     int code = -1;
@@ -136,6 +146,34 @@ TEST_F(ReferenceCompatRun, MissingRunDirGoesToStderrWithExitTwo) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "ERROR: run dirs missing: " + a.string() + " or " + (tmp / "nope").string() + "\n");
+}
+
+TEST_F(ReferenceCompatRun, MissingADoesNotLookAtB) {
+    const std::string overlong(5000, 'y'); // stat() on it fails with ENAMETOOLONG
+    const auto r = run((tmp / "nope").string(), overlong);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "ERROR: run dirs missing: " + (tmp / "nope").string() + " or " + overlong + "\n");
+}
+
+TEST_F(ReferenceCompatRun, UncaughtOSErrorExitsOneWithPythonsLastTracebackLine) {
+    const std::string overlong(5000, 'x');
+    const auto r = run(a.string(), overlong);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "OSError: [Errno 36] File name too long: '" + overlong + "'\n");
+}
+
+TEST_F(ReferenceCompatRun, UnreadableDumpIsAPermissionErrorAfterWhatWasPrinted) {
+    if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions are not enforced";
+    writeDump(a, 0, "g_sampled_h_t", std::vector<float>{1.0f});
+    writeDump(b, 0, "g_sampled_h_t", std::vector<float>{1.0f});
+    test::writeText(b / "step_0_g_sampled_h_t.bin", "abcde"); // ragged, but A fails first
+    fs::permissions(a / "step_0_g_sampled_h_t.bin", fs::perms::none);
+    const auto r = run(a.string(), b.string());
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "=== step 0 ===\n  -- group G (PER replay sample) --\n");
+    EXPECT_EQ(r.err, "PermissionError: [Errno 13] Permission denied: '" + a.string() +
+                         "/step_0_g_sampled_h_t.bin'\n");
 }
 
 TEST_F(ReferenceCompatRun, EmptyRunsPrintEverySkipAndTheAllEqualVerdict) {
