@@ -256,7 +256,8 @@ int compareRuns(const std::string& dirA, const std::string& dirB, std::ostream& 
                 std::ostream& err) {
     // `not a.is_dir() or not b.is_dir()`: B is not even looked at when A is missing.
     if (!pythonStatIs(dirA, true) || !pythonStatIs(dirB, true)) {
-        err << "ERROR: run dirs missing: " << dirA << " or " << dirB << "\n";
+        err << "ERROR: run dirs missing: " << pythonStderrText(dirA) << " or "
+            << pythonStderrText(dirB) << "\n";
         return 2;
     }
     const Schema& schema = defaultSchema();

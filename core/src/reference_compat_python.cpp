@@ -9,31 +9,118 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace dumpscope {
+
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (Unicode table 3-7) and its code point,
+// or 0 when the byte there starts none: Python's surrogateescape then maps that one byte to
+// U+DC80+byte, and every byte of an ill-formed sequence ends up escaped on its own.
+std::size_t decodeUtf8(const std::string& s, std::size_t i, char32_t& cp) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = byte(i);
+    if (c < 0x80) {
+        cp = c;
+        return 1;
+    }
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF; // the range allowed for the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0; // no overlong forms
+        if (c == 0xED) hi = 0x9F; // no encoded surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F; // nothing above U+10FFFF
+    } else {
+        return 0;
+    }
+    if (i + len > s.size()) return 0;
+    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k)
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (byte(i + k) & 0x3F);
+    return len;
+}
+
+// Assigned code points above ASCII that str.isprintable() rejects (Unicode 14.0, Python 3.11):
+// repr() escapes them. Unassigned ones are left alone, their set changes with each version.
+bool nonPrintable(char32_t cp) {
+    static constexpr std::pair<char32_t, char32_t> kRanges[] = {
+        {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},
+        {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},
+        {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},   {0x2028, 0x202F},
+        {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},   {0xD800, 0xF8FF},
+        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+        {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD}};
+    for (const auto& [lo, hi] : kRanges)
+        if (cp >= lo && cp <= hi) return true;
+    return false;
+}
+
+// Python's backslash escape of one code point: \xNN, \uNNNN or \UNNNNNNNN.
+std::string escapeCodePoint(char32_t cp) {
+    char buf[16];
+    if (cp < 0x100)
+        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
+    else if (cp < 0x10000)
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+    else
+        std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
+    return buf;
+}
+
+} // namespace
+
+std::string pythonStderrText(const std::string& s) {
+    std::string r;
+    char32_t cp = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t len = decodeUtf8(s, i, cp);
+        if (len == 0) {
+            r += escapeCodePoint(0xDC00 + static_cast<unsigned char>(s[i++]));
+        } else {
+            r.append(s, i, len);
+            i += len;
+        }
+    }
+    return r;
+}
 
 std::string pythonStrRepr(const std::string& s) {
     const bool hasSingle = s.find('\'') != std::string::npos;
     const bool hasDouble = s.find('"') != std::string::npos;
     const char quote = (hasSingle && !hasDouble) ? '"' : '\'';
     std::string r(1, quote);
-    for (unsigned char c : s) {
-        if (c == static_cast<unsigned char>(quote) || c == '\\') {
-            r += '\\';
-            r += static_cast<char>(c);
-        } else if (c == '\n') {
-            r += "\\n";
-        } else if (c == '\r') {
-            r += "\\r";
-        } else if (c == '\t') {
-            r += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02x", c);
-            r += hex;
-        } else {
-            r += static_cast<char>(c); // UTF-8 bytes of printable characters pass through
+    char32_t cp = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t len = decodeUtf8(s, i, cp);
+        if (len == 0) { // a byte that was not UTF-8: a lone surrogate in Python's str
+            r += escapeCodePoint(0xDC00 + static_cast<unsigned char>(s[i++]));
+            continue;
         }
+        if (cp == static_cast<char32_t>(quote) || cp == '\\') {
+            r += '\\';
+            r += static_cast<char>(cp);
+        } else if (cp == '\n') {
+            r += "\\n";
+        } else if (cp == '\r') {
+            r += "\\r";
+        } else if (cp == '\t') {
+            r += "\\t";
+        } else if (cp < 0x20 || cp == 0x7f || nonPrintable(cp)) {
+            r += escapeCodePoint(cp);
+        } else {
+            r.append(s, i, len);
+        }
+        i += len;
     }
     r += quote;
     return r;

@@ -143,6 +143,15 @@ const std::vector<ParityCase> kCases = {
          p.argA = (p.root / "no_such_run").string();
          p.argB = std::string(5000, 'x');
      }, Semantics::missingDir},
+    {"non_utf8_missing_dirs", [](Pair& p) { // stderr's backslashreplace: \\udcXX
+         fullRun(p);
+         p.argA = (p.root / "no_such_run\xff").string();
+         p.argB = p.b.string() + "\xe2\x82x";
+     }, Semantics::missingDir},
+    {"overlong_non_utf8_run_dir", [](Pair& p) { // the OSError's repr() of a surrogate
+         fullRun(p);
+         p.argB = "\xff" + std::string(5000, 'x');
+     }, Semantics::referenceCrash, Stderr::lastLineOfTraceback},
     {"overlong_run_dir_b", [](Pair& p) { // ENAMETOOLONG escapes pathlib's is_dir()
          fullRun(p);
          p.argB = std::string(5000, 'x');

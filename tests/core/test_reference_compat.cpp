@@ -113,6 +113,24 @@ TEST(PythonStrRepr, QuotesAndEscapesLikePython) {
     EXPECT_EQ(pythonStrRepr("Δ"), "'Δ'");
 }
 
+// Expectations from Python 3.11: repr(b.decode('utf-8', 'surrogateescape')).
+TEST(PythonStrRepr, NonPrintableAndNonUtf8) {
+    EXPECT_EQ(pythonStrRepr("\xc2\x85\xc2\xa0\xc2\xad\xe2\x80\xa8\xee\x80\x80\xf3\xb0\x80\x80"
+                            "\xe2\x80\x8b\xe3\x80\x80\xef\xbb\xbfok\xc3\xa9"),
+              "'\\x85\\xa0\\xad\\u2028\\ue000\\U000f0000\\u200b\\u3000\\ufeffok\xc3\xa9'");
+    EXPECT_EQ(pythonStrRepr("x\xff\xe2\x82y\xed\xa0\x80\xc0\x80\xf4\x90\x80\x80"),
+              "'x\\udcff\\udce2\\udc82y\\udced\\udca0\\udc80\\udcc0\\udc80"
+              "\\udcf4\\udc90\\udc80\\udc80'");
+    EXPECT_EQ(pythonStrRepr("\xf0\x9f\x98\x80"), "'\xf0\x9f\x98\x80'"); // U+1F600 is printable
+}
+
+TEST(PythonStderrText, EscapesOnlyBytesThatAreNotUtf8) {
+    EXPECT_EQ(pythonStderrText("runs/a"), "runs/a");
+    EXPECT_EQ(pythonStderrText("a\xff"), "a\\udcff");
+    EXPECT_EQ(pythonStderrText("nope\xe2\x82x"), "nope\\udce2\\udc82x");
+    EXPECT_EQ(pythonStderrText("\xc2\xa0\xce\x94"), "\xc2\xa0\xce\x94"); // valid: passed through
+}
+
 // Runs the mode on two directories and keeps what it wrote.
 struct CompatRun {
     int code = -1;

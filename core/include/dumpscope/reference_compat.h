@@ -15,10 +15,14 @@ int runReferenceCompat(const std::string& runA, const std::string& runB, std::os
 std::string pythonFloatRepr(double value);
 // Python's format(value, ".6g").
 std::string pythonFormatG6(double value);
-// Python's repr() of a str holding `s` (UTF-8): single quotes unless it has a single quote and
-// no double quote; backslash, the quote and ASCII control bytes escaped. Other non-ASCII code
-// points are passed through (Python would also escape the non-printable ones, e.g. U+00A0).
+// Python's repr() of the str that the bytes `s` decode to (UTF-8, surrogateescape): single
+// quotes unless it has a single quote and no double quote; backslash, that quote, control and
+// non-printable characters escaped, bytes that are not UTF-8 as "\udcXX". Unassigned code
+// points are not escaped (Python's set depends on its Unicode version).
 std::string pythonStrRepr(const std::string& s);
+// What Python's stderr (backslashreplace) prints for the str the bytes `s` decode to: bytes
+// that are not UTF-8 become "\udcXX".
+std::string pythonStderrText(const std::string& s);
 // What pathlib.Path(arg) prints: repeated and trailing slashes and "." components dropped.
 std::string pythonPathStr(const std::string& arg);
 
