@@ -4,11 +4,6 @@
 
 namespace dumpscope::report {
 
-bool isErrorLike(Status s) {
-    return !isDivergent(s) && s != Status::equal && s != Status::only_in_a &&
-           s != Status::only_in_b && s != Status::missing;
-}
-
 std::vector<std::string> matrixColumns(const Analysis& analysis) {
     std::vector<std::string> ids;
     if (analysis.schema)
@@ -30,7 +25,7 @@ const GroupCell* findCell(const StepResult& step, const std::string& groupId) {
 namespace {
 // Nothing found wrong yet, but some buffers were not compared (cancelled analysis).
 bool pendingCell(const GroupCell& cell) {
-    return cell.nPending > 0 && !isDivergent(cell.status) && !isErrorLike(cell.status);
+    return cell.nPending > 0 && !isDivergent(cell.status) && !isError(cell.status);
 }
 } // namespace
 
@@ -42,7 +37,8 @@ std::string cellText(const GroupCell* cell) {
     if (cell->status == Status::equal) return "=";
     if (cell->status == Status::only_in_a) return "A only";
     if (cell->status == Status::only_in_b) return "B only";
-    return "err";
+    if (isError(cell->status)) return "err";
+    return std::string(statusName(cell->status)); // a status added later still reads right
 }
 
 const char* cellClass(const GroupCell* cell) {
@@ -52,7 +48,8 @@ const char* cellClass(const GroupCell* cell) {
     if (cell->status == Status::equal) return "eq";
     if (cell->status == Status::only_in_a) return "onea";
     if (cell->status == Status::only_in_b) return "oneb";
-    return "err";
+    if (isError(cell->status)) return "err";
+    return "other";
 }
 
 namespace {
@@ -68,7 +65,7 @@ std::vector<std::size_t> divergentBuffers(const Analysis& analysis) {
     return select(analysis, [](Status s) { return isDivergent(s); });
 }
 std::vector<std::size_t> errorBuffers(const Analysis& analysis) {
-    return select(analysis, [](Status s) { return isErrorLike(s); });
+    return select(analysis, [](Status s) { return isError(s); });
 }
 std::vector<std::size_t> oneSidedBuffers(const Analysis& analysis) {
     return select(analysis,

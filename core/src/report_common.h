@@ -15,16 +15,13 @@ namespace dumpscope::report {
 // even for hundreds of steps. The JSON report always has everything.
 inline constexpr std::size_t kMaxTableRows = 200;
 
-// error, changed_while_reading and any later "no trustworthy result" status.
-bool isErrorLike(Status s);
-
 // Schema group ids in schema order, then any other id found in the matrix (e.g. "other").
 std::vector<std::string> matrixColumns(const Analysis& analysis);
 const GroupCell* findCell(const StepResult& step, const std::string& groupId);
 // "=" equal, "3/11" divergent of compared, "err", "A only", "B only", "—" missing, "…" not
 // compared yet (cancelled analysis).
 std::string cellText(const GroupCell* cell);
-// CSS class of a cell: eq, div, err, onea, oneb, miss, pend.
+// CSS class of a cell: eq, div, err, onea, oneb, miss, pend (other for any later status).
 const char* cellClass(const GroupCell* cell);
 
 // Indices into Analysis::buffers, in their order.
