@@ -6,6 +6,8 @@
 // Adding a case is one line in kCases (plus its builder when no existing one fits).
 #include "parity_support.h"
 
+#include "dumpscope/reference_compat.h"
+
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -405,6 +408,59 @@ TEST_P(Parity, DefaultModeVerdictMatchesOrDiffersAsDocumented) {
         for (const char* f : {"step_0_z_unknown.bin", "step_1_h_q_logits_extra.bin"})
             EXPECT_NE(std::find(listed.begin(), listed.end(), f), listed.end()) << f;
         EXPECT_EQ(std::find(listed.begin(), listed.end(), "notes.txt"), listed.end());
+    }
+}
+
+// pythonFloatRepr / pythonFormatG6 against the interpreter itself on many values the parity
+// cases cannot reach one by one: random float32 bit patterns (denormals, huge, tiny, NaN
+// payloads) widened to double as struct.unpack('<f') does, and differences of two of them
+// (doubles that are not float32 values) as the reference's max|Δ| is.
+TEST(PythonTextForms, FloatReprAndG6MatchPythonOnRandomValues) {
+    const fs::path python = findOnPath("python3");
+    if (python.empty()) GTEST_SKIP() << "python3 not on PATH";
+    test::TempDir tmp;
+    std::vector<std::uint32_t> bits = {0x00000000u, 0x80000000u, 0x00000001u, 0x007fffffu,
+                                       0x00800000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u,
+                                       0x7fc00000u, 0xffc00001u, 0x3f800000u, 0x3dcccccdu};
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    while (bits.size() < 60000) {
+        h ^= h << 13; // xorshift64: a fixed sequence reaching any bit pattern
+        h ^= h >> 7;
+        h ^= h << 17;
+        bits.push_back(static_cast<std::uint32_t>(h >> 16));
+    }
+    test::writeArray(tmp / "bits.bin", bits);
+    const std::string script =
+        "import struct,sys\n"
+        "d=open(sys.argv[1],'rb').read()\n"
+        "v=struct.unpack('<%df'%(len(d)//4),d)\n"
+        "out=[]\n"
+        "for i,x in enumerate(v):\n"
+        "    y=v[i-1]\n"
+        "    out.append('%r %s %s'%(x,format(x,'.6g'),format(abs(x-y),'.6g')))\n"
+        "sys.stdout.write('\\n'.join(out)+'\\n')\n";
+    const ProcessResult py =
+        test::runProcess({python.string(), "-c", script, (tmp / "bits.bin").string()});
+    ASSERT_EQ(py.exitCode, 0) << py.err;
+    std::string ours;
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+        const double x = static_cast<double>(test::floatFromBits(bits[i]));
+        const double y = static_cast<double>(test::floatFromBits(bits[(i + bits.size() - 1) % bits.size()]));
+        ours += pythonFloatRepr(x) + " " + pythonFormatG6(x) + " " + pythonFormatG6(std::fabs(x - y)) + "\n";
+    }
+    // Compare line by line so a failure names the value, not a 2 MB blob.
+    std::size_t posA = 0, posB = 0, mismatches = 0;
+    for (std::size_t i = 0; i < bits.size() && mismatches < 10; ++i) {
+        const auto endA = ours.find('\n', posA), endB = py.out.find('\n', posB);
+        ASSERT_NE(endB, std::string::npos) << "python printed fewer lines";
+        const std::string a = ours.substr(posA, endA - posA), b = py.out.substr(posB, endB - posB);
+        if (a != b) {
+            ++mismatches;
+            ADD_FAILURE() << "bits 0x" << std::hex << bits[i] << std::dec << ": ours '" << a
+                          << "' python '" << b << "'";
+        }
+        posA = endA + 1;
+        posB = endB + 1;
     }
 }
 
