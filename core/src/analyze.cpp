@@ -29,6 +29,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     Analysis& an = p.analysis;
     an.runA = runA;
     an.runB = runB;
+    an.tolerance = options.tolerance;
+    an.verdictTolerance = options.verdictTolerance;
+    an.roundingThreshold = options.roundingThreshold;
     an.schema = options.schema ? options.schema
                                : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{}, &defaultSchema());
     const RunScan scanA = scanRun(runA), scanB = scanRun(runB);
@@ -101,7 +104,8 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             const std::size_t i = next.fetch_add(1);
             if (i >= total) return;
             BufferResult& slot = an.buffers[i];
-            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype);
+            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, options.tolerance,
+                                          options.roundingThreshold);
             r.step = slot.step;
             r.group = std::move(slot.group);
             r.name = std::move(slot.name);

@@ -70,6 +70,21 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.add_flag("-q,--quiet", quiet, "print only the verdict, not one line per buffer");
     app.add_flag("--reference-compat", compat,
                  "behave byte for byte as compare-backward-state.py (value equality, steps 0-3)");
+    double atol = -1, rtol = -1, roundingThreshold = kDefaultRoundingThreshold;
+    long long ulp = -1;
+    bool verdictTolerance = false;
+    app.add_option("--atol", atol, "absolute tolerance: |A-B| <= atol + rtol*|B| is within_tolerance (numpy's rule)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--rtol", rtol, "relative tolerance, as in numpy.allclose")->check(CLI::NonNegativeNumber);
+    app.add_option("--ulp", ulp, "within_tolerance when at most N ULP apart (with --atol/--rtol: both must hold)")
+        ->check(CLI::NonNegativeNumber)
+        ->option_text("N");
+    app.add_flag("--verdict-tolerance", verdictTolerance,
+                 "within_tolerance buffers do not count as divergent in the verdict (default: the verdict is bitwise)");
+    app.add_option("--rounding-threshold", roundingThreshold,
+                   "max|Δ| / max(|A|,|B|) at or below which a float32 buffer's divergence is 'rounding' "
+                   "(at least 2 epsilons for f16 and bf16; default 1e-4)")
+        ->check(CLI::PositiveNumber);
     app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")->option_text("DIR");
     app.add_flag("-V,--version", showVersion, "print the version and exit");
 
@@ -100,6 +115,15 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (compat) return runReferenceCompat(runA, runB, out, err);
 
     AnalyzeOptions options;
+    if (atol >= 0) options.tolerance.atol = atol;
+    if (rtol >= 0) options.tolerance.rtol = rtol;
+    if (ulp >= 0) options.tolerance.ulp = static_cast<std::uint64_t>(ulp);
+    options.verdictTolerance = verdictTolerance;
+    options.roundingThreshold = roundingThreshold;
+    if (verdictTolerance && !options.tolerance.any()) {
+        err << "error: --verdict-tolerance needs --atol, --rtol or --ulp\n";
+        return 2;
+    }
     try {
         if (!schemaFile.empty()) options.schema = std::make_shared<const Schema>(loadSchemaFile(schemaFile));
         if (!steps.empty()) options.steps = parseSteps(steps);

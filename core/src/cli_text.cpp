@@ -63,7 +63,9 @@ std::string bufferLine(const BufferResult& b) {
     switch (b.status) {
     case Status::equal:
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";
-    case Status::diverge: return head + "DIVERGE " + diffDetails(b);
+    case Status::diverge: return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+    case Status::within_tolerance:
+        return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
     case Status::length_mismatch:
         return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
                " elements; common part: " + diffDetails(b);
@@ -92,7 +94,7 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
                 for (auto i : cell.buffers) {
                     const auto& b = an.buffers[i];
                     out << "    " << bufferLine(b) << "\n";
-                    if (isDivergent(b.status) && !b.stats.firstDiffs.empty())
+                    if (differsBitwise(b.status) && !b.stats.firstDiffs.empty())
                         out << "      " << sampleDiffs(b) << "\n";
                 }
             }
@@ -122,12 +124,22 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
         for (const auto& id : v.rootCause.groups) groups.push_back(schema.group(id)->label);
         out << "group " << joined(groups, " and group ") << "; buffer(s) " << joined(v.rootCause.buffers) << "\n";
         out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
+        if (!v.rootCause.kinds.empty()) {
+            std::vector<std::string> kinds;
+            for (auto k : v.rootCause.kinds) kinds.emplace_back(kindName(k));
+            out << "  kind: " << joined(kinds) << "\n  → " << v.rootCause.suggestion << "\n";
+        }
     }
-    std::size_t errors = 0, oneSided = 0;
+    std::size_t errors = 0, oneSided = 0, tolerated = 0;
     for (const auto& b : an.buffers) {
         errors += isError(b.status);
         oneSided += isOneSided(b.status);
+        tolerated += b.status == Status::within_tolerance;
     }
+    if (tolerated)
+        out << "\n" << tolerated << " buffer(s) differ bitwise but within the tolerance"
+            << (an.verdictTolerance ? " (not counted in the verdict: --verdict-tolerance)." : " (counted in the verdict, which stays bitwise).")
+            << "\n";
     if (errors) out << "\n" << errors << " buffer(s) could not be compared (ERROR lines above): exit code 2.\n";
     if (oneSided) out << "\n" << oneSided << " buffer(s) present in one run only.\n";
     if (an.cancelled) out << "\nThe analysis was cancelled: results are partial.\n";

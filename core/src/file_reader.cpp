@@ -106,7 +106,8 @@ BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
 
 } // namespace
 
-BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype) {
+BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, const Tolerance& tolerance,
+                          double roundingThreshold) {
     if (a.empty()) return oneSided(b, dtype, false);
     if (b.empty()) return oneSided(a, dtype, true);
 
@@ -129,7 +130,7 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype) {
     const std::size_t chunkElems = kChunkBytes / es;
     std::unique_ptr<unsigned char[]> bufA(new unsigned char[kChunkBytes]);
     std::unique_ptr<unsigned char[]> bufB(new unsigned char[kChunkBytes]);
-    StatsAccumulator acc(dtype);
+    StatsAccumulator acc(dtype, tolerance);
     bool shrank = false;
 
     for (std::uint64_t i = 0; i < common; i += chunkElems) {
@@ -158,6 +159,9 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype) {
 
     r.stats = acc.finish();
     r.status = nA != nB ? Status::length_mismatch : r.stats.nDiff ? Status::diverge : Status::equal;
+    r.kind = classifyKind(dtype, r.stats, nA != nB, roundingThreshold);
+    if (r.status == Status::diverge && tolerance.any() && r.stats.outsideTolerance == 0)
+        r.status = Status::within_tolerance;
     return r;
 }
 

@@ -44,6 +44,14 @@ int deltaDecade(double x) {
 
 namespace {
 
+// SplitMix64's finaliser: spreads each value over 64 bits before the order-independent sum.
+std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
 // Orders the kept "largest |Δ|" entries: larger |Δ| first, then the lower index.
 bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
     if (x.absDelta != y.absDelta) return x.absDelta > y.absDelta;
@@ -54,34 +62,47 @@ bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
 
 struct StatsAccumulator::Impl {
     DType dtype;
+    Tolerance tolerance;
     BufferStats s;
     XXH3_state_t hashA;
     XXH3_state_t hashB;
+    // Largest finite magnitude seen per side, as raw bits (magnitude bits order like values).
+    std::uint64_t maxMagA = 0, maxMagB = 0;
     // Min-heap (by largerDelta) of the kKeep largest |Δ| seen so far.
     std::vector<ElementDiff> heap;
 
-    explicit Impl(DType t) : dtype(t) {
+    Impl(DType t, const Tolerance& tol) : dtype(t), tolerance(tol) {
         XXH3_64bits_reset(&hashA);
         XXH3_64bits_reset(&hashB);
         heap.reserve(BufferStats::kKeep);
     }
 
-    template <typename Tr> void countNonFinite(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
+    template <typename Tr> void scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
     template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
     template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
+    bool withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const;
     void keepLargest(const ElementDiff& d);
 };
 
+// Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
+// magnitude. Branch-free first pass (it vectorises); NaN vs Inf is split only if any exist.
 template <typename Tr>
-void StatsAccumulator::Impl::countNonFinite(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
+void StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
     if constexpr (Tr::kFloat) {
-        // First a branch-free count of all-ones exponents (vectorises); NaN vs Inf only if any.
+        using Bits = typename Tr::Bits;
+        constexpr Bits kMag = static_cast<Bits>(Tr::kSign - 1);
         std::size_t special = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            special += (Tr::load(p + i * sizeof(typename Tr::Bits)) & Tr::kExp) == Tr::kExp;
+        Bits maxMag = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Bits m = Tr::load(p + i * sizeof(Bits)) & kMag;
+            special += m >= Tr::kExp;
+            maxMag = std::max<Bits>(maxMag, m < Tr::kExp ? m : Bits{0});
+        }
+        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, maxMag);
+        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, maxMag);
         if (special == 0) return;
         std::uint64_t nan = 0;
-        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
+        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(Bits)));
         const std::uint64_t inf = special - nan;
         if (sideA) s.nanA += nan, s.infA += inf;
         if (sideB) s.nanB += nan, s.infB += inf;
@@ -100,11 +121,11 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
         const unsigned char* pa = a + start * sizeof(Bits);
         const unsigned char* pb = b + start * sizeof(Bits);
         if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) {
-            countNonFinite<Tr>(pa, len, true, true);
+            scanSide<Tr>(pa, len, true, true);
             continue;
         }
-        countNonFinite<Tr>(pa, len, true, false);
-        countNonFinite<Tr>(pb, len, false, true);
+        scanSide<Tr>(pa, len, true, false);
+        scanSide<Tr>(pb, len, false, true);
         for (std::size_t i = 0; i < len; ++i) {
             const Bits x = Tr::load(pa + i * sizeof(Bits));
             const Bits y = Tr::load(pb + i * sizeof(Bits));
@@ -121,6 +142,12 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
 
     ElementDiff d{index, a, b, 0.0};
     const auto ulp = Tr::ulp(a, b); // nullopt when a side is NaN
+    s.multisetA[0] += mix64(a);
+    s.multisetA[1] += mix64(~static_cast<std::uint64_t>(a));
+    s.multisetB[0] += mix64(b);
+    s.multisetB[1] += mix64(~static_cast<std::uint64_t>(b));
+    if (Tr::isNan(a) && Tr::isNan(b)) ++s.nanPayloadDiffs;
+    if (Tr::isNan(a) != Tr::isNan(b) || Tr::isInf(a) != Tr::isInf(b)) ++s.nonFiniteMismatches;
     if (ulp) {
         s.maxUlp = std::max(s.maxUlp, *ulp);
         ++s.ulpHistogram.counts[ulpBin(*ulp)];
@@ -149,6 +176,9 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
         ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
     }
 
+    if (tolerance.any() && !(Tr::isNan(a) && Tr::isNan(b)) && !withinTolerance(d.absDelta, vb, ulp))
+        ++s.outsideTolerance;
+
     if (!std::isnan(d.absDelta)) {
         if (!s.maxAbsDeltaIndex || d.absDelta > s.maxAbsDelta) {
             s.maxAbsDelta = d.absDelta;
@@ -160,6 +190,16 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
         keepLargest(d);
     }
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
+}
+
+bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
+    if (std::isnan(absDelta)) return false; // NaN against a number
+    if (absDelta == 0) return true;         // +0 against -0
+    bool ok = true;
+    if (tolerance.atol || tolerance.rtol)
+        ok = absDelta <= tolerance.atol.value_or(0.0) + tolerance.rtol.value_or(0.0) * std::fabs(b);
+    if (tolerance.ulp) ok = ok && ulp && *ulp <= *tolerance.ulp;
+    return ok;
 }
 
 void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
@@ -175,7 +215,8 @@ void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
     }
 }
 
-StatsAccumulator::StatsAccumulator(DType dtype) : m_impl(std::make_unique<Impl>(dtype)) {}
+StatsAccumulator::StatsAccumulator(DType dtype, const Tolerance& tolerance)
+    : m_impl(std::make_unique<Impl>(dtype, tolerance)) {}
 StatsAccumulator::~StatsAccumulator() = default;
 
 void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
@@ -193,32 +234,36 @@ void StatsAccumulator::addTailA(const unsigned char* a, std::size_t n) {
     auto& im = *m_impl;
     XXH3_64bits_update(&im.hashA, a, n * dtypeSize(im.dtype));
     im.s.nA += n;
-    visitTraits(im.dtype, [&]<typename Tr>() { im.countNonFinite<Tr>(a, n, true, false); });
+    visitTraits(im.dtype, [&]<typename Tr>() { im.scanSide<Tr>(a, n, true, false); });
 }
 
 void StatsAccumulator::addTailB(const unsigned char* b, std::size_t n) {
     auto& im = *m_impl;
     XXH3_64bits_update(&im.hashB, b, n * dtypeSize(im.dtype));
     im.s.nB += n;
-    visitTraits(im.dtype, [&]<typename Tr>() { im.countNonFinite<Tr>(b, n, false, true); });
+    visitTraits(im.dtype, [&]<typename Tr>() { im.scanSide<Tr>(b, n, false, true); });
 }
 
 BufferStats StatsAccumulator::finish() {
     auto& im = *m_impl;
     im.s.hashA = XXH3_64bits_digest(&im.hashA);
     im.s.hashB = XXH3_64bits_digest(&im.hashB);
+    if (isFloat(im.dtype)) {
+        im.s.maxAbsA = bitsToDouble(im.dtype, im.maxMagA);
+        im.s.maxAbsB = bitsToDouble(im.dtype, im.maxMagB);
+    }
     im.s.largestDiffs = im.heap;
     std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), largerDelta);
     return std::move(im.s);
 }
 
 BufferStats compareMemory(DType dtype, const void* a, std::size_t bytesA, const void* b,
-                          std::size_t bytesB) {
+                          std::size_t bytesB, const Tolerance& tolerance) {
     const std::size_t es = dtypeSize(dtype);
     const std::size_t nA = bytesA / es, nB = bytesB / es, common = std::min(nA, nB);
     const auto* pa = static_cast<const unsigned char*>(a);
     const auto* pb = static_cast<const unsigned char*>(b);
-    StatsAccumulator acc(dtype);
+    StatsAccumulator acc(dtype, tolerance);
     acc.addPair(pa, pb, common, 0);
     if (nA > common) acc.addTailA(pa + common * es, nA - common);
     if (nB > common) acc.addTailB(pb + common * es, nB - common);

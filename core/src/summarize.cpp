@@ -11,6 +11,7 @@ std::string_view statusName(Status s) {
     switch (s) {
     case Status::equal: return "equal";
     case Status::diverge: return "diverge";
+    case Status::within_tolerance: return "within_tolerance";
     case Status::length_mismatch: return "length_mismatch";
     case Status::only_in_a: return "only_in_a";
     case Status::only_in_b: return "only_in_b";
@@ -35,10 +36,12 @@ std::string_view decisionCaseName(DecisionCase c) {
 
 namespace {
 
-// A cell shows its most telling buffer: diverge > error > one-sided > equal > missing.
+// A cell shows its most telling buffer:
+// diverge > error > within tolerance > one-sided > equal > missing.
 int rank(Status s) {
-    if (isDivergent(s)) return 4;
-    if (isError(s)) return 3;
+    if (isDivergent(s)) return 5;
+    if (isError(s)) return 4;
+    if (s == Status::within_tolerance) return 3;
     if (isOneSided(s)) return 2;
     if (s == Status::equal) return 1;
     return 0;
@@ -69,7 +72,7 @@ void summarize(Analysis& an) {
                 ++cell.nPending;
                 break;
             }
-            if (isDivergent(b.status)) {
+            if (countsAsDivergent(an, b.status)) {
                 ++cell.nDivergent;
                 if (!std::isnan(b.stats.maxAbsDelta)) cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
             }

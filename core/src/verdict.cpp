@@ -13,6 +13,18 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// The root buffers' kinds, most severe first, and what the most severe one suggests.
+void describeRootKinds(const Analysis& an, RootCause& root) {
+    const BufferResult* worst = nullptr;
+    for (const auto& b : an.buffers) {
+        if (b.step != *root.step || !contains(root.buffers, b.name) || !contains(root.groups, b.group)) continue;
+        if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end()) root.kinds.push_back(b.kind);
+        if (!worst || b.kind < worst->kind) worst = &b;
+    }
+    std::sort(root.kinds.begin(), root.kinds.end());
+    if (worst) root.suggestion = kindSuggestion(worst->kind, worst->name);
+}
+
 } // namespace
 
 DecisionCase decisionCaseFor(const std::vector<std::string>& g) {
@@ -48,7 +60,7 @@ Verdict decide(const Analysis& an) {
     for (const auto& b : an.buffers) {
         if (b.pending) continue;
         anyError |= isError(b.status);
-        if (!isDivergent(b.status)) continue;
+        if (!countsAsDivergent(an, b.status)) continue;
         anyDivergence = true; // unclassified files count too: the runs are not identical
         if (b.group != kOtherGroup && (!v.firstDivergentStep || b.step < *v.firstDivergentStep))
             v.firstDivergentStep = b.step;
@@ -62,7 +74,7 @@ Verdict decide(const Analysis& an) {
             for (const auto& b : an.buffers) {
                 if (b.step != step || b.group != g.id || b.pending) continue;
                 row.present |= !isOneSided(b.status);
-                if (isDivergent(b.status)) row.divergentBuffers.push_back(b.name);
+                if (countsAsDivergent(an, b.status)) row.divergentBuffers.push_back(b.name);
             }
             if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(g.id);
             v.culprits.push_back(std::move(row));
@@ -80,6 +92,7 @@ Verdict decide(const Analysis& an) {
             v.rootCause.buffers.insert(v.rootCause.buffers.end(), row.divergentBuffers.begin(),
                                        row.divergentBuffers.end());
         }
+        describeRootKinds(an, v.rootCause);
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);
     v.text = decisionText(v.decisionCase);

@@ -16,6 +16,9 @@ struct AnalyzeOptions {
     std::shared_ptr<const Schema> schema; // null: the default schema
     std::optional<std::set<std::uint64_t>> steps; // only these steps (null: all found)
     unsigned threads = 0;                 // 0: one per core
+    Tolerance tolerance;                  // none: bitwise only
+    bool verdictTolerance = false;        // the verdict ignores within_tolerance buffers
+    double roundingThreshold = kDefaultRoundingThreshold; // see kind.h
 };
 
 // Called after each buffer pair is compared, possibly from a worker thread but never from two
@@ -35,9 +38,11 @@ Analysis analyze(const std::filesystem::path& runA, const std::filesystem::path&
 Analysis plan(const std::filesystem::path& runA, const std::filesystem::path& runB,
               const AnalyzeOptions& options = {});
 
-// Compares one pair of files (either path may be empty for a one-sided buffer).
+// Compares one pair of files (either path may be empty for a one-sided buffer), classifies
+// its kind and, when a tolerance is given, whether every difference is within it.
 BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem::path& b,
-                          DType dtype);
+                          DType dtype, const Tolerance& tolerance = {},
+                          double roundingThreshold = kDefaultRoundingThreshold);
 
 // Rebuilds Analysis::matrix and Analysis::verdict from Analysis::buffers.
 void summarize(Analysis& analysis);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/dtype.h"
+#include "dumpscope/kind.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/stats.h"
 
@@ -17,6 +18,7 @@ namespace dumpscope {
 enum class Status {
     equal,
     diverge,
+    within_tolerance, // differs bitwise, but every difference is within the given tolerance
     length_mismatch,
     only_in_a,
     only_in_b,
@@ -25,8 +27,10 @@ enum class Status {
     missing, // in the schema, but in neither run at this step (never in a BufferResult list)
 };
 std::string_view statusName(Status s);
-// diverge and length_mismatch: the two runs' bytes differ.
+// diverge and length_mismatch: the two runs' bytes differ beyond any tolerance.
 inline bool isDivergent(Status s) { return s == Status::diverge || s == Status::length_mismatch; }
+// Any bitwise difference, tolerated or not.
+inline bool differsBitwise(Status s) { return isDivergent(s) || s == Status::within_tolerance; }
 // error and changed_while_reading: no trustworthy result for the pair.
 inline bool isError(Status s) { return s == Status::error || s == Status::changed_while_reading; }
 inline bool isOneSided(Status s) { return s == Status::only_in_a || s == Status::only_in_b; }
@@ -42,6 +46,7 @@ struct BufferResult {
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
     BufferStats stats; // element counts and hashes always; the rest when the bytes differ
+    Kind kind = Kind::bit_identical; // meaningful for compared pairs (equal, diverge, ...)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)
 };
 
@@ -73,6 +78,8 @@ struct RootCause {
     std::optional<std::uint64_t> step;
     std::vector<std::string> groups;  // divergent groups with no divergent direct upstream group
     std::vector<std::string> buffers; // divergent buffers in those groups, schema order
+    std::vector<Kind> kinds;          // the root buffers' kinds, most severe first
+    std::string suggestion;           // what the most severe kind suggests, naming its buffer
 };
 
 struct Verdict {
@@ -96,8 +103,17 @@ struct Analysis {
     std::vector<StepResult> matrix;     // one per entry of `steps`
     std::vector<std::string> unclassified; // file names of unclassified step files
     std::vector<std::string> warnings;
+    Tolerance tolerance;           // as given; within_tolerance statuses follow it
+    bool verdictTolerance = false; // true: within_tolerance buffers do not count as divergent
+    double roundingThreshold = kDefaultRoundingThreshold;
     Verdict verdict;
     bool cancelled = false;
 };
+
+// Whether a buffer of this status counts as a divergence for the verdict and the matrix:
+// within-tolerance differences do only when the verdict is bitwise.
+inline bool countsAsDivergent(const Analysis& an, Status s) {
+    return isDivergent(s) || (s == Status::within_tolerance && !an.verdictTolerance);
+}
 
 } // namespace dumpscope

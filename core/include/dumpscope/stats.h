@@ -63,7 +63,26 @@ struct BufferStats {
     DeltaHistogram deltaHistogram;
     UlpHistogram ulpHistogram;
 
+    // What kind of divergence it is (see kind.h), gathered in the same pass.
+    double maxAbsA = 0, maxAbsB = 0;          // largest finite |value| per side: the scale
+    std::uint64_t nanPayloadDiffs = 0;        // NaN on both sides, other bits
+    std::uint64_t nonFiniteMismatches = 0;    // NaN or Inf on one side only
+    std::uint64_t outsideTolerance = 0;       // differences a Tolerance does not allow
+    // Order-independent hashes of the differing elements of each side (two lanes): equal
+    // when the sides hold the same values in another order.
+    std::array<std::uint64_t, 2> multisetA{}, multisetB{};
+
     static constexpr std::size_t kKeep = 16;
+};
+
+// numpy's allclose rule |a-b| <= atol + rtol*|b|, and/or at most `ulp` ULP apart. A difference
+// is within tolerance when it passes every criterion given; with none given, nothing is.
+// NaN against NaN (other bits) and +0 against -0 are within any tolerance; NaN against a number
+// never is.
+struct Tolerance {
+    std::optional<double> atol, rtol;
+    std::optional<std::uint64_t> ulp;
+    bool any() const { return atol || rtol || ulp; }
 };
 
 // Streams both sides of a buffer pair chunk by chunk and accumulates BufferStats over all
@@ -71,7 +90,7 @@ struct BufferStats {
 // and bytes beyond it are only hashed and counted (length mismatch).
 class StatsAccumulator {
 public:
-    explicit StatsAccumulator(DType dtype);
+    explicit StatsAccumulator(DType dtype, const Tolerance& tolerance = {});
     ~StatsAccumulator();
     StatsAccumulator(const StatsAccumulator&) = delete;
     StatsAccumulator& operator=(const StatsAccumulator&) = delete;
@@ -92,6 +111,6 @@ private:
 // Convenience over in-memory buffers (tests, benchmarks). Sizes in bytes must be multiples
 // of the element size.
 BufferStats compareMemory(DType dtype, const void* a, std::size_t bytesA, const void* b,
-                          std::size_t bytesB);
+                          std::size_t bytesB, const Tolerance& tolerance = {});
 
 } // namespace dumpscope

@@ -1,0 +1,91 @@
+#include "dumpscope/kind.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dumpscope {
+
+std::string_view kindName(Kind k) {
+    switch (k) {
+    case Kind::length_mismatch: return "length_mismatch";
+    case Kind::nan_inf_mismatch: return "nan_inf_mismatch";
+    case Kind::discrete: return "discrete";
+    case Kind::permuted: return "permuted";
+    case Kind::numeric: return "numeric";
+    case Kind::rounding: return "rounding";
+    case Kind::nan_payload: return "nan_payload";
+    case Kind::signed_zero_only: return "signed_zero_only";
+    case Kind::bit_identical: return "bit_identical";
+    }
+    return "?";
+}
+
+namespace {
+
+double epsilonOf(DType t) {
+    switch (t) {
+    case DType::f16: return std::ldexp(1.0, -10);
+    case DType::bf16: return std::ldexp(1.0, -7);
+    case DType::f64: return std::ldexp(1.0, -52);
+    default: return std::ldexp(1.0, -23);
+    }
+}
+
+} // namespace
+
+double scaleRatio(const BufferStats& s) {
+    const double scale = std::max(s.maxAbsA, s.maxAbsB);
+    if (scale > 0 && std::isfinite(scale)) return s.maxAbsDelta / scale;
+    return s.maxAbsDelta > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
+Kind classifyKind(DType dtype, const BufferStats& s, bool lengthMismatch, double threshold) {
+    if (lengthMismatch) return Kind::length_mismatch;
+    if (s.nDiff == 0) return Kind::bit_identical;
+    if (s.nonFiniteMismatches > 0) return Kind::nan_inf_mismatch;
+    // Equal positions contribute alike to both sides, so comparing the differing elements'
+    // multisets compares the buffers' multisets.
+    if (s.multisetA == s.multisetB) return Kind::permuted;
+    if (!isFloat(dtype)) return Kind::discrete;
+    if (s.nDiff > s.nanPayloadDiffs + s.signedZeroDiffs) {
+        // Types coarser than float32 round each output to their own epsilon whatever the
+        // accumulation order, so a couple of their ULP of the scale is noise too.
+        const double limit = std::max(threshold, 2 * epsilonOf(dtype));
+        return scaleRatio(s) <= limit ? Kind::rounding : Kind::numeric;
+    }
+    return s.nanPayloadDiffs > 0 ? Kind::nan_payload : Kind::signed_zero_only;
+}
+
+std::string kindSuggestion(Kind k, const std::string& b) {
+    switch (k) {
+    case Kind::length_mismatch:
+        return b + " has different lengths in the two runs: the dump itself differs (shape, batch size "
+                   "or a truncated write), compare the code paths that size it.";
+    case Kind::nan_inf_mismatch:
+        return "NaN or Inf on one side only in " + b + ": an overflow or division by zero that depends on "
+               "order, or uninitialised memory read by the kernel that writes it.";
+    case Kind::discrete:
+        return "integer values of " + b + " differ: a sampler, an argmax / top-k tie-break or a race on "
+               "indices in the kernel that writes it.";
+    case Kind::permuted:
+        return b + " holds the same values in another order: a sampler or sort that reorders rows, or a "
+                   "scatter whose write order is not fixed.";
+    case Kind::numeric:
+        return b + " differs by more than reassociation noise: a race, a read of uninitialised or stale "
+                   "memory, or a discrete decision that flipped inside the kernel that writes it.";
+    case Kind::rounding:
+        return "rounding-level divergence first appearing in " + b + ": an order-dependent reduction "
+               "(atomicAdd, split-K, warp-shuffle or block-reduce order) in the kernel that writes it.";
+    case Kind::nan_payload:
+        return b + " differs only in NaN payloads: harmless for the math; canonicalise NaNs before the "
+                   "dump or compare with a tolerance.";
+    case Kind::signed_zero_only:
+        return b + " differs only in the sign of zero: an order-dependent sum of terms that cancel; "
+                   "usually harmless.";
+    case Kind::bit_identical: return b + " is bit-identical.";
+    }
+    return {};
+}
+
+} // namespace dumpscope
