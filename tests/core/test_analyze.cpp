@@ -1,4 +1,5 @@
 #include "dumpscope/analyze.h"
+#include "dumpscope/growth.h"
 #include "dumpscope/verdict.h"
 
 #include "run_fixture.h"
@@ -314,4 +315,29 @@ TEST(Analyze, PlanListsTheWorkWithoutReadingIt) {
     EXPECT_EQ(p.buffers.size(), 62u);
     for (const auto& b : p.buffers) EXPECT_TRUE(b.pending);
     EXPECT_EQ(p.matrix[1].cells[1].nPending, 5u);
+}
+
+TEST(Growth, FollowsEachBufferAcrossSteps) {
+    TempDir dir;
+    test::writeRunPair(dir, {0, 1, 2});
+    perturb(dir, 1, "h_q_logits", 1);
+    perturb(dir, 2, "h_q_logits", 1);
+    perturb(dir, 2, "h_q_logits", 4);
+    fs::remove(dir / "a" / "step_2_k_outcome_b.bin");
+    fs::remove(dir / "b" / "step_2_k_outcome_b.bin");
+    auto an = run(dir);
+    auto series = growthSeries(an);
+    ASSERT_EQ(series.size(), 31u);
+    const auto& q = series[6];
+    EXPECT_EQ(q.name, "q_logits");
+    ASSERT_EQ(q.points.size(), 3u);
+    EXPECT_EQ(q.points[0].nDiff, 0u);
+    EXPECT_EQ(q.points[1].nDiff, 1u);
+    EXPECT_EQ(q.points[2].nDiff, 2u);
+    EXPECT_EQ(q.points[2].status, Status::diverge);
+    EXPECT_GT(q.points[1].maxAbsDelta, 0.0);
+    EXPECT_TRUE(q.anyDifference());
+    EXPECT_FALSE(series[0].anyDifference());
+    EXPECT_EQ(series[30].name, "outcome_b");
+    EXPECT_EQ(series[30].points[2].status, Status::missing);
 }
