@@ -1,0 +1,123 @@
+#pragma once
+
+#include "dumpscope/diff_index.h"
+#include "dumpscope/result.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class ElementTableModel;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QScrollBar;
+class QTableView;
+class QThread;
+class QToolButton;
+
+// The selected buffer's elements: the lazily formatted table, "only differing elements", go to
+// index, next / previous difference (N / Shift+N), copy (Ctrl+C), CSV export of the differing
+// elements, and the histogram-bar range filter. The table scrolls through a window of rows with
+// its own scroll bar (see ElementTableModel), and the index of differences is built off the GUI
+// thread for big buffers while the table already shows all elements.
+class ElementPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ElementPanel(QWidget* parent = nullptr);
+    ~ElementPanel() override;
+
+    void setBuffer(std::shared_ptr<const dumpscope::Analysis> analysis, int bufferIndex);
+    // -1 in setBuffer does the same.
+    void clear();
+
+    // Writes the differing elements (those of the range filter when one is active) as CSV.
+    // Refuses a path inside either run directory. False with `error` set on failure.
+    bool exportCsv(const QString& path, QString* error = nullptr);
+    // The selected cells as tab-separated text, rows by line (what Ctrl+C copies).
+    QString selectionText() const;
+
+    // For the window and the tests.
+    ElementTableModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    QCheckBox* onlyDifferingBox() const { return m_onlyDiffering; }
+    QScrollBar* scrollBar() const { return m_scroll; }
+    QString rangeFilterText() const;
+    QString statusText() const;
+    bool isIndexReady() const { return m_diffs != nullptr; }
+    bool hasRangeFilter() const { return m_rangeFilter.has_value(); }
+    std::optional<quint64> currentElement() const { return m_current; }
+    int bufferIndex() const { return m_bufferIndex; }
+    // Buffers with at most this many elements are indexed on the GUI thread (a few ms); larger
+    // ones in a worker. Tests lower it to exercise the worker.
+    void setSyncIndexLimit(quint64 elements) { m_syncLimit = elements; }
+
+public slots:
+    void filterToDeltaDecade(int decade);
+    void filterToUlpBin(int bin);
+    void clearRangeFilter();
+    void goToIndex(quint64 index);
+    void nextDifference();
+    void previousDifference();
+    void copySelection();
+
+signals:
+    void indexReady();         // the buffer's differences are indexed
+    void rangeFilterApplied(); // the table shows the range filter's elements
+    void indexFailed(const QString& error);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    using IndexPtr = std::shared_ptr<const dumpscope::DiffIndex>;
+    using StopFlag = std::shared_ptr<std::atomic<bool>>;
+    void buildIndex(const dumpscope::DiffFilter& filter, const StopFlag& stop,
+                    std::function<void(IndexPtr, const QString&)> done);
+    void applyRangeFilter(const dumpscope::DiffFilter& filter);
+    void stopWorkers();
+    void applyMode();
+    const dumpscope::DiffIndex* navigationIndex() const;
+    void setFirstRow(quint64 first);
+    void updateWindowSize();
+    void syncScrollBar();
+    void placeCurrent();
+    void goToLogicalRow(quint64 row);
+    void goToElement(quint64 element);
+    void moveCurrentBy(qint64 rows);
+    void updateControls();
+    void chooseExportFile();
+
+    ElementTableModel* m_model;
+    QTableView* m_view;
+    QScrollBar* m_scroll;
+    QCheckBox* m_onlyDiffering;
+    QLineEdit* m_goTo;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QToolButton* m_copy;
+    QToolButton* m_export;
+    QWidget* m_filterBar;
+    QLabel* m_filterLabel;
+    QLabel* m_status;
+
+    std::shared_ptr<const dumpscope::Analysis> m_analysis;
+    int m_bufferIndex = -1;
+    std::shared_ptr<dumpscope::BufferView> m_a, m_b;
+    IndexPtr m_diffs;      // every difference; null until built
+    IndexPtr m_rangeIndex; // the range filter's differences; null until built
+    std::optional<dumpscope::DiffFilter> m_rangeFilter;
+    std::optional<quint64> m_current; // the element the cursor is on
+    bool m_placing = false;           // placeCurrent() is moving the view's cursor
+    quint64 m_scrollStep = 1;         // logical rows per scroll-bar unit (int range)
+
+    // Stale worker results are dropped by sequence number; stop flags end superseded scans.
+    std::uint64_t m_diffSequence = 0, m_rangeSequence = 0;
+    StopFlag m_stop, m_rangeStop;
+    QList<QThread*> m_threads;
+    quint64 m_syncLimit = 1u << 20;
+};

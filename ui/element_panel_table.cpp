@@ -1,0 +1,245 @@
+// ElementPanel's table side: the scrolled window of rows, the cursor and navigation, copy and
+// CSV export. (Setup, buffers and index building are in element_panel.cpp.)
+#include "element_panel.h"
+
+#include "element_table_model.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QScrollBar>
+#include <QTableView>
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+using namespace dumpscope;
+
+bool ElementPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport()) {
+        if (event->type() == QEvent::Resize) updateWindowSize();
+        // The view has no vertical scroll range of its own: the wheel drives our scroll bar.
+        if (event->type() == QEvent::Wheel) {
+            QApplication::sendEvent(m_scroll, event);
+            return true;
+        }
+    } else if (watched == m_view && event->type() == QEvent::ShortcutOverride &&
+               static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        // QAbstractItemView copies only the current cell on Ctrl+C; take the key for the
+        // whole selection.
+        event->accept();
+        return true;
+    } else if (watched == m_view && event->type() == QEvent::KeyPress &&
+               static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        copySelection();
+        return true;
+    } else if (watched == m_view && event->type() == QEvent::KeyPress) {
+        // Vertical moves can leave the window, so they are ours; the rest stays the view's.
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const auto mods = key->modifiers() & ~Qt::KeypadModifier;
+        const qint64 page = std::max(1, m_model->windowRows() - 1);
+        if (mods == Qt::NoModifier) {
+            switch (key->key()) {
+            case Qt::Key_Up: moveCurrentBy(-1); return true;
+            case Qt::Key_Down: moveCurrentBy(1); return true;
+            case Qt::Key_PageUp: moveCurrentBy(-page); return true;
+            case Qt::Key_PageDown: moveCurrentBy(page); return true;
+            default: break;
+            }
+        } else if (mods == Qt::ControlModifier) {
+            if (key->key() == Qt::Key_Home) {
+                goToLogicalRow(0);
+                return true;
+            }
+            if (key->key() == Qt::Key_End) {
+                goToLogicalRow(m_model->logicalRowCount());
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+// Rows that fit fully in the viewport: the window's size.
+void ElementPanel::updateWindowSize() {
+    const int rowHeight = std::max(1, m_view->verticalHeader()->defaultSectionSize());
+    const int rows = std::max(1, m_view->viewport()->height() / rowHeight);
+    m_model->setWindow(m_model->firstRow(), rows);
+    syncScrollBar();
+    placeCurrent();
+}
+
+void ElementPanel::syncScrollBar() {
+    const quint64 total = m_model->logicalRowCount();
+    const quint64 rows = quint64(m_model->windowRows());
+    const quint64 maxFirst = total > rows ? total - rows : 0;
+    // A QScrollBar counts in int; past 2^31 rows one unit stands for several rows.
+    m_scrollStep = maxFirst <= quint64(INT_MAX) ? 1 : maxFirst / quint64(INT_MAX) + 1;
+    const QSignalBlocker block(m_scroll);
+    m_scroll->setRange(0, int((maxFirst + m_scrollStep - 1) / m_scrollStep));
+    m_scroll->setPageStep(int(std::max<quint64>(1, rows / m_scrollStep)));
+    m_scroll->setSingleStep(1);
+    m_scroll->setValue(int(m_model->firstRow() / m_scrollStep));
+    m_scroll->setEnabled(maxFirst > 0);
+}
+
+void ElementPanel::setFirstRow(quint64 first) {
+    if (first == m_model->firstRow()) return;
+    m_model->setWindow(first, m_model->windowRows());
+    // A selection names window rows; once the window moves they would be other elements.
+    m_view->selectionModel()->clearSelection();
+    syncScrollBar();
+    placeCurrent();
+}
+
+// Puts the view's cursor on the current element when the window shows it.
+void ElementPanel::placeCurrent() {
+    m_placing = true;
+    QModelIndex target;
+    if (m_current) {
+        if (const auto row = m_model->logicalRowOfElement(*m_current)) {
+            const quint64 first = m_model->firstRow();
+            if (*row >= first && *row < first + quint64(m_model->rowCount())) {
+                const int column = std::max(0, m_view->currentIndex().column());
+                target = m_model->index(int(*row - first), column);
+            }
+        }
+    }
+    m_view->selectionModel()->setCurrentIndex(target, QItemSelectionModel::NoUpdate);
+    m_placing = false;
+}
+
+void ElementPanel::goToLogicalRow(quint64 row) {
+    const quint64 total = m_model->logicalRowCount();
+    if (total == 0) return;
+    row = std::min(row, total - 1);
+    const quint64 first = m_model->firstRow();
+    const auto rows = quint64(m_model->windowRows());
+    if (row < first) setFirstRow(row);
+    else if (row >= first + rows) setFirstRow(row - rows + 1);
+    m_current = m_model->elementOfLogicalRow(row);
+    placeCurrent();
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid())
+        m_view->selectionModel()->select(current, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+}
+
+// A jump (go to, next difference) lands a third of the way down, with context above it.
+void ElementPanel::goToElement(quint64 element) {
+    const auto row = m_model->logicalRowOfElement(element);
+    if (!row) return;
+    const quint64 first = m_model->firstRow();
+    const auto rows = quint64(m_model->windowRows());
+    if (*row < first || *row >= first + rows) setFirstRow(*row > rows / 3 ? *row - rows / 3 : 0);
+    goToLogicalRow(*row);
+}
+
+void ElementPanel::moveCurrentBy(qint64 delta) {
+    std::optional<quint64> row = m_current ? m_model->logicalRowOfElement(*m_current) : std::nullopt;
+    const quint64 from = row ? *row : m_model->firstRow();
+    const quint64 target =
+        delta < 0 ? (from > quint64(-delta) ? from - quint64(-delta) : 0) : from + quint64(delta);
+    goToLogicalRow(target);
+}
+
+void ElementPanel::goToIndex(quint64 index) {
+    const quint64 n = m_model->elementCount();
+    if (n == 0) return;
+    index = std::min(index, n - 1);
+    // With only some elements listed, go to the listed one nearest after (else before) it.
+    if (const auto& rows = m_model->rowIndex(); rows && !rows->contains(index)) {
+        auto target = rows->nextAfter(index);
+        if (!target) target = rows->previousBefore(index);
+        if (!target) return;
+        index = *target;
+    }
+    goToElement(index);
+}
+
+void ElementPanel::nextDifference() {
+    const DiffIndex* nav = navigationIndex();
+    if (!nav || nav->count() == 0) return;
+    const auto target = m_current ? nav->nextAfter(*m_current) : nav->select(0);
+    if (target) goToElement(*target);
+}
+
+void ElementPanel::previousDifference() {
+    const DiffIndex* nav = navigationIndex();
+    if (!nav || nav->count() == 0) return;
+    const auto target = m_current ? nav->previousBefore(*m_current) : nav->select(nav->count() - 1);
+    if (target) goToElement(*target);
+}
+
+QString ElementPanel::selectionText() const {
+    std::map<int, std::map<int, QString>> cells; // row -> column -> text, both in order
+    for (const QModelIndex& index : m_view->selectionModel()->selectedIndexes())
+        cells[index.row()][index.column()] = index.data().toString();
+    QString text;
+    for (const auto& [row, columns] : cells) {
+        QStringList line;
+        for (const auto& [column, value] : columns) line << value;
+        text += line.join(QLatin1Char('\t')) + QLatin1Char('\n');
+    }
+    return text;
+}
+
+void ElementPanel::copySelection() {
+    const QString text = selectionText();
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+bool ElementPanel::exportCsv(const QString& path, QString* error) {
+    auto fail = [error](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    const DiffIndex* index = navigationIndex();
+    if (!m_a || !m_b || !m_analysis) return fail(tr("No buffer pair to export."));
+    if (!index) return fail(tr("The differences are still being indexed."));
+    const QString dir = QFileInfo(path).absoluteDir().canonicalPath();
+    if (dir.isEmpty()) return fail(tr("The folder of %1 does not exist.").arg(path));
+    // Never write into the dumps being compared: a stray file there is a new "unclassified"
+    // buffer, or worse, overwrites one.
+    for (const auto& run : {m_analysis->runA, m_analysis->runB}) {
+        const QString runDir = QDir(QString::fromStdString(run.string())).canonicalPath();
+        if (!runDir.isEmpty() && (dir == runDir || dir.startsWith(runDir + QLatin1Char('/'))))
+            return fail(tr("Refusing to write inside the run directory %1.").arg(runDir));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    std::string readError;
+    const bool written = writeDiffCsv(
+        *m_a, *m_b, *index,
+        [&file](std::string_view text) {
+            return file.write(text.data(), qint64(text.size())) == qint64(text.size());
+        },
+        &readError);
+    if (!written) {
+        file.cancelWriting();
+        return fail(readError.empty() ? tr("Cannot write %1: %2").arg(path, file.errorString())
+                                      : QString::fromStdString(readError));
+    }
+    if (!file.commit()) return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+void ElementPanel::chooseExportFile() {
+    if (!m_analysis || m_bufferIndex < 0) return;
+    const auto& buffer = m_analysis->buffers[std::size_t(m_bufferIndex)];
+    const QString base = QFileInfo(QString::fromStdString(buffer.fileName)).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export differing elements"),
+        QDir::home().filePath(base + QStringLiteral("_diffs.csv")), tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}
