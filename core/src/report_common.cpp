@@ -1,5 +1,7 @@
 #include "report_common.h"
 
+#include "report_text.h"
+
 #include <algorithm>
 
 namespace dumpscope::report {
@@ -29,11 +31,17 @@ bool pendingCell(const GroupCell& cell) {
 }
 } // namespace
 
-std::string cellText(const GroupCell* cell) {
+std::string cellText(const Analysis& analysis, const GroupCell* cell) {
     if (!cell || cell->status == Status::missing) return "—";
     if (pendingCell(*cell)) return "…";
-    if (isDivergent(cell->status))
-        return std::to_string(cell->nDivergent) + "/" + std::to_string(cell->buffers.size());
+    const std::string of = "/" + std::to_string(cell->buffers.size());
+    if (isDivergent(cell->status)) return std::to_string(cell->nDivergent) + of;
+    if (cell->status == Status::within_tolerance) {
+        std::size_t n = 0;
+        for (std::size_t i : cell->buffers)
+            if (i < analysis.buffers.size() && differsBitwise(analysis.buffers[i].status)) ++n;
+        return "≈" + std::to_string(n) + of;
+    }
     if (cell->status == Status::equal) return "=";
     if (cell->status == Status::only_in_a) return "A only";
     if (cell->status == Status::only_in_b) return "B only";
@@ -45,6 +53,7 @@ const char* cellClass(const GroupCell* cell) {
     if (!cell || cell->status == Status::missing) return "miss";
     if (pendingCell(*cell)) return "pend";
     if (isDivergent(cell->status)) return "div";
+    if (cell->status == Status::within_tolerance) return "tol";
     if (cell->status == Status::equal) return "eq";
     if (cell->status == Status::only_in_a) return "onea";
     if (cell->status == Status::only_in_b) return "oneb";
@@ -61,8 +70,8 @@ template <typename Pred> std::vector<std::size_t> select(const Analysis& analysi
 }
 } // namespace
 
-std::vector<std::size_t> divergentBuffers(const Analysis& analysis) {
-    return select(analysis, [](Status s) { return isDivergent(s); });
+std::vector<std::size_t> differingBuffers(const Analysis& analysis) {
+    return select(analysis, [](Status s) { return differsBitwise(s); });
 }
 std::vector<std::size_t> errorBuffers(const Analysis& analysis) {
     return select(analysis, [](Status s) { return isError(s); });
@@ -87,6 +96,43 @@ std::string firstDiffText(const BufferResult& b) {
     const auto& d = b.stats.firstDiffs.front();
     return "[" + std::to_string(d.index) + "] " + formatValue(b.dtype, d.bitsA) + " vs " +
            formatValue(b.dtype, d.bitsB);
+}
+
+std::string kindText(const BufferResult& b) {
+    std::string text(kindName(b.kind));
+    if (b.status == Status::within_tolerance) text += ", within tolerance";
+    return text;
+}
+
+std::string toleranceText(const Analysis& analysis) {
+    const Tolerance& t = analysis.tolerance;
+    if (!t.any()) return "";
+    std::string text;
+    const auto add = [&text](const std::string& part) {
+        text += (text.empty() ? "" : ", ") + part;
+    };
+    if (t.atol) add("atol " + formatNumber(*t.atol));
+    if (t.rtol) add("rtol " + formatNumber(*t.rtol));
+    if (t.ulp) add("ulp " + std::to_string(*t.ulp));
+    return text + (analysis.verdictTolerance ? "; the verdict ignores tolerated differences"
+                                             : "; the verdict stays bitwise");
+}
+
+std::string rootKindText(const Verdict& verdict) {
+    const RootCause& rc = verdict.rootCause;
+    if (rc.kinds.empty()) return rc.suggestion;
+    std::string text(kindName(rc.kinds.front()));
+    return rc.suggestion.empty() ? text : text + ": " + rc.suggestion;
+}
+
+std::string growthCellText(Status status, std::uint64_t nDiff) {
+    if (differsBitwise(status))
+        return (status == Status::within_tolerance ? "≈" : "") + std::to_string(nDiff);
+    if (status == Status::equal) return "=";
+    if (status == Status::missing) return "—";
+    if (status == Status::only_in_a) return "A only";
+    if (status == Status::only_in_b) return "B only";
+    return "err";
 }
 
 std::vector<Bar> deltaBars(const DeltaHistogram& h) {

@@ -3,6 +3,7 @@
 // comes from a file name, a schema or a message goes through htmlEscape (issue 6, "Safe
 // reports"); only markup written here is emitted raw.
 
+#include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/version.h"
 
@@ -33,6 +34,7 @@ table.matrix td{text-align:center;min-width:3.5em}
 .miss{background:#eee;color:#888}
 .onea,.oneb{background:repeating-linear-gradient(45deg,#d6d6d6 0 4px,#fff 4px 8px)}
 .err{background:#ffcc80}
+.tol{background:#e6ee9c}
 .pend{background:#fff;color:#888;font-style:italic}
 .verdict{padding:.6em 1em;border-radius:4px;border:1px solid #bbb}
 code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
@@ -63,6 +65,8 @@ void header(std::string& h, const Analysis& a) {
     h += "<tr><th>Run B</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runB)) +
          "</td></tr>";
     if (a.schema) h += "<tr><th>Schema</th><td>" + htmlEscape(a.schema->name) + "</td></tr>";
+    if (const std::string t = report::toleranceText(a); !t.empty())
+        h += "<tr><th>Tolerance</th><td>" + htmlEscape(t) + "</td></tr>";
     h += "<tr><th>Tool</th><td>dumpscope " + htmlEscape(version()) + "</td></tr></table>\n";
 }
 
@@ -89,6 +93,8 @@ void verdict(std::string& h, const Analysis& a) {
         h += "<h2>Root cause</h2>\n<p>At step " + std::to_string(*v.rootCause.step) +
              ", following the dataflow upstream: groups " + joinEscaped(v.rootCause.groups) +
              "; buffers " + joinEscaped(v.rootCause.buffers) + ".</p>\n";
+    if (const std::string kind = report::rootKindText(v); v.rootCause.step && !kind.empty())
+        h += "<p>Kind: " + htmlEscape(kind) + "</p>\n";
 }
 
 void matrix(std::string& h, const Analysis& a) {
@@ -110,7 +116,7 @@ void matrix(std::string& h, const Analysis& a) {
             if (cell && isDivergent(cell->status))
                 title += ", max |Δ| " + report::formatNumber(cell->maxAbsDelta);
             h += "<td class=\"" + std::string(report::cellClass(cell)) + "\" title=\"" +
-                 htmlEscape(title) + "\">" + htmlEscape(report::cellText(cell)) + "</td>";
+                 htmlEscape(title) + "\">" + htmlEscape(report::cellText(a, cell)) + "</td>";
         }
         h += "</tr>\n";
     }
@@ -120,29 +126,32 @@ void matrix(std::string& h, const Analysis& a) {
              " more steps (see the JSON report).</p>\n";
     h +=
         "<p class=\"legend\"><span class=\"eq\">=</span>equal <span class=\"div\">n/m</span>n of m "
-        "compared buffers diverge <span class=\"onea\">A only</span>one run only "
+        "compared buffers diverge <span class=\"tol\">≈n/m</span>within tolerance "
+        "<span class=\"onea\">A only</span>one run only "
         "<span class=\"err\">err</span>unreadable or malformed <span class=\"miss\">—</span>not "
         "dumped";
     if (a.cancelled) h += " <span class=\"pend\">…</span>not compared (cancelled)";
     h += "</p>\n";
 }
 
-void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t>& divergent,
+void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t>& differing,
                 std::size_t shown) {
-    h += "<h2>Diverging buffers</h2>\n<table class=\"stats\"><tr><th>step</th><th>group</th>"
-         "<th>buffer</th><th>dtype</th><th>n_diff/n</th><th>first diff</th><th>last diff</th>"
+    h += "<h2>Differing buffers</h2>\n<table class=\"stats\"><tr><th>step</th><th>group</th>"
+         "<th>buffer</th><th>dtype</th><th>kind</th><th>n_diff/n</th><th>first diff</th><th>last "
+         "diff</th>"
          "<th>max |Δ| [index]</th><th>max rel Δ</th><th>max ULP</th><th>NaN A/B</th>"
          "<th>Inf A/B</th><th>±0 only</th><th>hash A</th><th>hash B</th></tr>\n";
     for (std::size_t r = 0; r < shown; ++r) {
-        const auto& b = a.buffers[divergent[r]];
+        const auto& b = a.buffers[differing[r]];
         const auto& s = b.stats;
         std::string maxDelta = report::formatNumber(s.maxAbsDelta);
         if (s.maxAbsDeltaIndex) maxDelta += " [" + std::to_string(*s.maxAbsDeltaIndex) + "]";
         h += "<tr>" + td(std::to_string(b.step), "n") +
              td("<code>" + htmlEscape(b.group) + "</code>") +
-             td("<a href=\"#b" + std::to_string(divergent[r]) + "\"><code>" + htmlEscape(b.name) +
+             td("<a href=\"#b" + std::to_string(differing[r]) + "\"><code>" + htmlEscape(b.name) +
                 "</code></a>") +
-             td(htmlEscape(dtypeName(b.dtype))) + td(htmlEscape(report::countText(b)), "n") +
+             td(htmlEscape(dtypeName(b.dtype))) + td(htmlEscape(report::kindText(b))) +
+             td(htmlEscape(report::countText(b)), "n") +
              td("<code>" + htmlEscape(report::firstDiffText(b)) + "</code>") +
              td(s.lastDiff ? std::to_string(*s.lastDiff) : "", "n") +
              td(htmlEscape(maxDelta), "n") +
@@ -154,9 +163,9 @@ void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t
              td(report::hex16(s.hashB), "mono") + "</tr>\n";
     }
     h += "</table>\n";
-    if (shown < divergent.size())
-        h += "<p class=\"note\">… and " + std::to_string(divergent.size() - shown) +
-             " more diverging buffers (see the JSON report).</p>\n";
+    if (shown < differing.size())
+        h += "<p class=\"note\">… and " + std::to_string(differing.size() - shown) +
+             " more differing buffers (see the JSON report).</p>\n";
 }
 
 void diffTable(std::string& h, const BufferResult& b, const std::vector<ElementDiff>& diffs,
@@ -175,14 +184,14 @@ void diffTable(std::string& h, const BufferResult& b, const std::vector<ElementD
     h += "</table>\n";
 }
 
-void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& divergent,
+void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& differing,
              std::size_t shown) {
-    h += "<h2>Diverging buffers in detail</h2>\n";
+    h += "<h2>Differing buffers in detail</h2>\n";
     for (std::size_t r = 0; r < shown; ++r) {
-        const auto& b = a.buffers[divergent[r]];
+        const auto& b = a.buffers[differing[r]];
         const auto& s = b.stats;
         h +=
-            "<section id=\"b" + std::to_string(divergent[r]) + "\"><h3>step " +
+            "<section id=\"b" + std::to_string(differing[r]) + "\"><h3>step " +
             std::to_string(b.step) + " · <code>" + htmlEscape(b.group) + "</code> · <code>" +
             htmlEscape(b.name) + "</code> <span class=\"note\">(" + htmlEscape(b.fileName) + ", " +
             htmlEscape(dtypeName(b.dtype)) +
@@ -202,6 +211,40 @@ void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& 
         diffTable(h, b, s.largestDiffs, "largest |Δ|");
         h += "</section>\n";
     }
+}
+
+// n_diff per step of every buffer that differs somewhere; the tooltip has max |Δ|.
+void growth(std::string& h, const Analysis& a) {
+    auto series = growthSeries(a);
+    std::erase_if(series, [](const GrowthSeries& s) { return !s.anyDifference(); });
+    if (series.empty() || a.steps.empty()) return;
+    const std::size_t nSteps = std::min(a.steps.size(), report::kMaxGrowthSteps);
+    h += "<h2>Growth across steps (differing elements)</h2>\n<table class=\"matrix\"><tr>"
+         "<th>group</th><th>buffer</th>";
+    for (std::size_t c = 0; c < nSteps; ++c)
+        h += "<th>" + std::to_string(a.steps[c]) + "</th>";
+    h += "</tr>\n";
+    const std::size_t shown = std::min(series.size(), report::kMaxTableRows);
+    for (std::size_t r = 0; r < shown; ++r) {
+        h += "<tr><td><code>" + htmlEscape(series[r].group) + "</code></td><td><code>" +
+             htmlEscape(series[r].name) + "</code></td>";
+        for (std::size_t c = 0; c < nSteps; ++c) {
+            const auto& p = series[r].points[c];
+            GroupCell cell; // reuse the matrix colours for a single buffer
+            cell.status = p.status;
+            std::string title(statusName(p.status));
+            if (differsBitwise(p.status))
+                title += ", max |Δ| " + report::formatNumber(p.maxAbsDelta);
+            h += "<td class=\"" + std::string(report::cellClass(&cell)) + "\" title=\"" +
+                 htmlEscape(title) + "\">" + htmlEscape(report::growthCellText(p.status, p.nDiff)) +
+                 "</td>";
+        }
+        h += "</tr>\n";
+    }
+    h += "</table>\n";
+    if (shown < series.size() || nSteps < a.steps.size())
+        h += "<p class=\"note\">The table is cut to " + std::to_string(shown) + " buffers and " +
+             std::to_string(nSteps) + " steps; the JSON report has them all.</p>\n";
 }
 
 void problems(std::string& h, const Analysis& a) {
@@ -247,12 +290,13 @@ std::string reportHtml(const Analysis& analysis) {
     header(h, analysis);
     verdict(h, analysis);
     matrix(h, analysis);
-    const auto divergent = report::divergentBuffers(analysis);
-    const std::size_t shown = std::min(divergent.size(), report::kMaxTableRows);
-    if (!divergent.empty()) {
-        statsTable(h, analysis, divergent, shown);
-        details(h, analysis, divergent, shown);
+    const auto differing = report::differingBuffers(analysis);
+    const std::size_t shown = std::min(differing.size(), report::kMaxTableRows);
+    if (!differing.empty()) {
+        statsTable(h, analysis, differing, shown);
+        details(h, analysis, differing, shown);
     }
+    growth(h, analysis);
     problems(h, analysis);
     if (!analysis.verdict.text.empty())
         h += "<h2>Interpretation (reference decision tree)</h2>\n<pre>" +

@@ -3,6 +3,7 @@
 // "-inf", and every string from outside (paths, names, messages) goes through validUtf8, which
 // shows bytes that are not UTF-8 as the text "\xNN".
 
+#include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/version.h"
 
@@ -80,6 +81,11 @@ Json histograms(const BufferStats& s) {
             {"ulp", {{"bins", ulp}, {"undefined", s.ulpHistogram.undefined}}}};
 }
 
+// The kind describes a comparison; a buffer never compared as a pair has none.
+bool compared(const BufferResult& b) {
+    return !b.pending && !isOneSided(b.status) && !isError(b.status);
+}
+
 Json buffer(const BufferResult& b) {
     const auto& s = b.stats;
     return {{"name", validUtf8(b.name)},
@@ -87,6 +93,7 @@ Json buffer(const BufferResult& b) {
             {"dtype", dtypeName(b.dtype)},
             // A buffer a cancelled analysis never compared must not read as "equal".
             {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
+            {"kind", compared(b) ? Json(kindName(b.kind)) : Json(nullptr)},
             {"n_a", s.nA},
             {"n_b", s.nB},
             {"n_diff", s.nDiff},
@@ -126,7 +133,8 @@ Json stepJson(const Analysis& analysis, const StepResult& step) {
 }
 
 // Containers are pretty-printed down to this depth (the buffer objects and their lists); what
-// lies deeper, one element pair or one histogram, goes on a single line. The file stays
+// lies deeper, one element pair or one histogram, goes on a single line, as does any object
+// holding only scalars. The file stays
 // readable and is about a third of dump(2)'s size.
 constexpr int kPrettyDepth = 7;
 
@@ -135,8 +143,16 @@ void newline(std::string& out, int depth) {
     out.append(static_cast<std::size_t>(2 * depth), ' ');
 }
 
+// An object of scalars only (one element pair, one growth point) reads best on one line.
+bool flatObject(const Json& j) {
+    if (!j.is_object()) return false;
+    for (const auto& v : j)
+        if (v.is_structured()) return false;
+    return true;
+}
+
 void write(std::string& out, const Json& j, int depth) {
-    if (!j.is_structured() || j.empty() || depth > kPrettyDepth) {
+    if (!j.is_structured() || j.empty() || depth > kPrettyDepth || flatObject(j)) {
         out += j.dump();
         return;
     }
@@ -179,6 +195,39 @@ Json culprits(const Verdict& v) {
     return out;
 }
 
+Json kinds(const std::vector<Kind>& list) {
+    Json out = Json::array();
+    for (Kind k : list)
+        out.push_back(kindName(k));
+    return out;
+}
+
+Json tolerance(const Analysis& a) {
+    const auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
+    return {{"atol", opt(a.tolerance.atol)},
+            {"rtol", opt(a.tolerance.rtol)},
+            {"ulp", opt(a.tolerance.ulp)},
+            {"verdict_tolerance", a.verdictTolerance}};
+}
+
+// Only buffers that differ at some step: the rest would be rows of zeros.
+Json growth(const Analysis& a) {
+    Json out = Json::array();
+    for (const auto& series : growthSeries(a)) {
+        if (!series.anyDifference()) continue;
+        Json points = Json::array();
+        for (const auto& p : series.points)
+            points.push_back({{"step", p.step},
+                              {"status", statusName(p.status)},
+                              {"n_diff", p.nDiff},
+                              {"max_abs_delta", number(p.maxAbsDelta)}});
+        out.push_back({{"group", validUtf8(series.group)},
+                       {"name", validUtf8(series.name)},
+                       {"points", std::move(points)}});
+    }
+    return out;
+}
+
 } // namespace
 
 std::string reportJson(const Analysis& analysis) {
@@ -197,9 +246,13 @@ std::string reportJson(const Analysis& analysis) {
         {"root_cause",
          {{"step", optionalIndex(v.rootCause.step)},
           {"groups", strings(v.rootCause.groups)},
-          {"buffers", strings(v.rootCause.buffers)}}},
+          {"buffers", strings(v.rootCause.buffers)},
+          {"kinds", kinds(v.rootCause.kinds)},
+          {"suggestion", nullIfEmpty(v.rootCause.suggestion)}}},
+        {"tolerance", tolerance(analysis)},
         {"culprits", culprits(v)},
         {"steps", nullptr}, // streamed by writeSteps
+        {"growth", growth(analysis)},
         {"unclassified", strings(analysis.unclassified)},
         {"warnings", strings(analysis.warnings)},
         {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},

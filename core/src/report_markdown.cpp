@@ -2,6 +2,7 @@
 // that cannot break the layout. Names go in code spans (so `_` and `*` stay literal and `<`
 // is not HTML); inside table cells `|` is escaped as `\|`, which GFM honours even in code.
 
+#include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/version.h"
 
@@ -87,6 +88,8 @@ void verdictSection(std::string& md, const Analysis& a) {
         md += "## Root cause\n\nAt step " + std::to_string(*v.rootCause.step) +
               ", by dataflow: groups " + joinCode(v.rootCause.groups) + "; buffers " +
               joinCode(v.rootCause.buffers) + ".\n\n";
+        if (const std::string kind = report::rootKindText(v); !kind.empty())
+            md += "Kind: " + plain(kind) + "\n\n";
     }
 }
 
@@ -105,38 +108,70 @@ void matrixSection(std::string& md, const Analysis& a) {
         const auto& step = a.matrix[r];
         md += "| " + std::to_string(step.step) + " |";
         for (const auto& id : columns)
-            md += " " + report::cellText(report::findCell(step, id)) + " |";
+            md += " " + report::cellText(a, report::findCell(step, id)) + " |";
         md += "\n";
     }
     if (shown < a.matrix.size())
         md += "\n… and " + std::to_string(a.matrix.size() - shown) +
               " more steps (see the JSON report).\n";
-    md += "\n`=` equal · `n/m` n of m compared buffers diverge · `A only` / `B only` one-sided · "
-          "`err` unreadable or malformed · `—` not dumped";
+    md +=
+        "\n`=` equal · `n/m` n of m compared buffers diverge · `≈n/m` n differ within tolerance · "
+        "`A only` / `B only` one-sided · `err` unreadable or malformed · `—` not dumped";
     md += a.cancelled ? " · `…` not compared (cancelled)\n\n" : "\n\n";
 }
 
 void buffersSection(std::string& md, const Analysis& a) {
-    const auto divergent = report::divergentBuffers(a);
-    if (divergent.empty()) return;
-    md += "## Diverging buffers\n\n"
-          "| step | group | buffer | dtype | n_diff/n | first diff | max \\|Δ\\| | max rel Δ | max "
-          "ULP |\n"
-          "|---:|---|---|---|---:|---|---:|---:|---:|\n";
-    const std::size_t shown = std::min(divergent.size(), report::kMaxTableRows);
+    const auto differing = report::differingBuffers(a);
+    if (differing.empty()) return;
+    md +=
+        "## Differing buffers\n\n"
+        "| step | group | buffer | dtype | kind | n_diff/n | first diff | max \\|Δ\\| | max rel Δ "
+        "| max ULP |\n"
+        "|---:|---|---|---|---|---:|---|---:|---:|---:|\n";
+    const std::size_t shown = std::min(differing.size(), report::kMaxTableRows);
     for (std::size_t r = 0; r < shown; ++r) {
-        const auto& b = a.buffers[divergent[r]];
+        const auto& b = a.buffers[differing[r]];
         const auto& s = b.stats;
         const std::string first = report::firstDiffText(b);
         md += "| " + std::to_string(b.step) + " | " + code(b.group, true) + " | " +
               code(b.name, true) + " | " + std::string(dtypeName(b.dtype)) + " | " +
-              report::countText(b) + " | " + (first.empty() ? "" : code(first, true)) + " | " +
+              report::kindText(b) + " | " + report::countText(b) + " | " +
+              (first.empty() ? "" : code(first, true)) + " | " +
               report::formatNumber(s.maxAbsDelta) + " | " + report::formatNumber(s.maxRelDelta, 3) +
               " | " + std::to_string(s.maxUlp) + " |\n";
     }
-    if (shown < divergent.size())
-        md += "\n… and " + std::to_string(divergent.size() - shown) +
-              " more diverging buffers (see the JSON report).\n";
+    if (shown < differing.size())
+        md += "\n… and " + std::to_string(differing.size() - shown) +
+              " more differing buffers (see the JSON report).\n";
+    md += "\n";
+}
+
+// n_diff of every buffer that differs somewhere, step by step: a one-step event and a
+// divergence that spreads or amplifies look different here.
+void growthSection(std::string& md, const Analysis& a) {
+    auto series = growthSeries(a);
+    std::erase_if(series, [](const GrowthSeries& s) { return !s.anyDifference(); });
+    if (series.empty() || a.steps.empty()) return;
+    const std::size_t nSteps = std::min(a.steps.size(), report::kMaxGrowthSteps);
+    md += "## Growth across steps (differing elements)\n\n| group | buffer |";
+    for (std::size_t c = 0; c < nSteps; ++c)
+        md += " " + std::to_string(a.steps[c]) + " |";
+    md += "\n|---|---|";
+    for (std::size_t c = 0; c < nSteps; ++c)
+        md += "---:|";
+    md += "\n";
+    const std::size_t shown = std::min(series.size(), report::kMaxTableRows);
+    for (std::size_t r = 0; r < shown; ++r) {
+        md += "| " + code(series[r].group, true) + " | " + code(series[r].name, true) + " |";
+        for (std::size_t c = 0; c < nSteps; ++c) {
+            const auto& p = series[r].points[c];
+            md += " " + report::growthCellText(p.status, p.nDiff) + " |";
+        }
+        md += "\n";
+    }
+    if (shown < series.size() || nSteps < a.steps.size())
+        md += "\nThe table is cut to " + std::to_string(shown) + " buffers and " +
+              std::to_string(nSteps) + " steps; the JSON report has them all.\n";
     md += "\n";
 }
 
@@ -196,10 +231,13 @@ std::string reportMarkdown(const Analysis& analysis) {
     md += "- Run A: " + code(report::pathBytes(analysis.runA), false) + "\n";
     md += "- Run B: " + code(report::pathBytes(analysis.runB), false) + "\n";
     if (analysis.schema) md += "- Schema: " + plain(analysis.schema->name) + "\n";
+    if (const std::string t = report::toleranceText(analysis); !t.empty())
+        md += "- Tolerance: " + plain(t) + "\n";
     md += "- dumpscope " + std::string(version()) + "\n\n";
     verdictSection(md, analysis);
     matrixSection(md, analysis);
     buffersSection(md, analysis);
+    growthSection(md, analysis);
     problemsSection(md, analysis);
     interpretationSection(md, analysis);
     return md;

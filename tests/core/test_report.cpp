@@ -62,9 +62,9 @@ dumpscope::Analysis hostileAnalysis() {
     schema->name = "hostile <schema>";
     schema->groups.push_back({"G",
                               "G <b>label</b>",
-                              {{kScript, "g_x", dumpscope::DType::f32},
-                               {kAmp, "g_y", dumpscope::DType::f32},
-                               {kPipeTick, "g_z", dumpscope::DType::f32}}});
+                              {{kScript, "g_x", dumpscope::DType::f32, {}},
+                               {kAmp, "g_y", dumpscope::DType::f32, {}},
+                               {kPipeTick, "g_z", dumpscope::DType::f32, {}}}});
 
     dumpscope::Analysis a;
     a.runA = "/tmp/runs/a\xff";
@@ -98,8 +98,10 @@ dumpscope::Analysis hostileAnalysis() {
     s.ulpHistogram.counts[5] = 1;
     s.ulpHistogram.undefined = 1;
 
+    script.kind = dumpscope::Kind::nan_inf_mismatch;
     auto amp = buffer("G", kAmp, Status::only_in_a);
-    auto pipe = buffer("G", kPipeTick, Status::diverge);
+    auto pipe = buffer("G", kPipeTick, Status::within_tolerance);
+    pipe.kind = dumpscope::Kind::numeric;
     pipe.stats.nDiff = 1;
     pipe.stats.firstDiff = pipe.stats.lastDiff = 0;
     pipe.stats.maxAbsDelta = 0.5;
@@ -133,6 +135,9 @@ dumpscope::Analysis hostileAnalysis() {
     v.rootCause.step = 3;
     v.rootCause.groups = {"G"};
     v.rootCause.buffers = {kScript, kPipeTick};
+    v.rootCause.kinds = {dumpscope::Kind::nan_inf_mismatch, dumpscope::Kind::numeric};
+    v.rootCause.suggestion = std::string("NaN appears first in ") + kScript;
+    a.tolerance.ulp = 4194304;
     return a;
 }
 
@@ -159,6 +164,16 @@ TEST(ReportJson, HostileAnalysisParsesWithHandComputedFields) {
     EXPECT_EQ(j["decision"]["text"], a.verdict.text);
     EXPECT_EQ(j["root_cause"]["step"], 3);
     EXPECT_EQ(j["root_cause"]["buffers"], json::array({kScript, kPipeTick}));
+    EXPECT_EQ(j["root_cause"]["kinds"], json::array({"nan_inf_mismatch", "numeric"}));
+    EXPECT_EQ(j["root_cause"]["suggestion"], std::string("NaN appears first in ") + kScript);
+    EXPECT_EQ(j["tolerance"], json::parse(R"({"atol":null,"rtol":null,"ulp":4194304,
+                                             "verdict_tolerance":false})"));
+    // Growth: only the buffers that differ somewhere, one point per step.
+    ASSERT_EQ(j["growth"].size(), 2u);
+    EXPECT_EQ(j["growth"][0]["name"], kScript);
+    EXPECT_EQ(j["growth"][0]["points"], json::parse(R"([{"step":3,"status":"diverge","n_diff":2,
+                                                        "max_abs_delta":"inf"}])"));
+    EXPECT_EQ(j["growth"][1]["points"][0]["status"], "within_tolerance");
     EXPECT_EQ(j["culprits"][0]["label"], "G <b>label</b>");
     EXPECT_EQ(j["culprits"][0]["present"], true);
     EXPECT_EQ(j["unclassified"][0], "step_3_bad\\xFF\\xFE.bin");
@@ -179,6 +194,7 @@ TEST(ReportJson, HostileAnalysisParsesWithHandComputedFields) {
     EXPECT_EQ(b["file"], std::string("step_3_") + kScript + ".bin");
     EXPECT_EQ(b["dtype"], "f32");
     EXPECT_EQ(b["status"], "diverge");
+    EXPECT_EQ(b["kind"], "nan_inf_mismatch");
     EXPECT_EQ(b["n_a"], 4);
     EXPECT_EQ(b["n_diff"], 2);
     EXPECT_EQ(b["first_diff"], 1);
@@ -214,6 +230,7 @@ TEST(ReportJson, HostileAnalysisParsesWithHandComputedFields) {
 
     EXPECT_EQ(g["buffers"][1]["name"], kAmp);
     EXPECT_EQ(g["buffers"][1]["status"], "only_in_a");
+    EXPECT_TRUE(g["buffers"][1]["kind"].is_null()); // never compared as a pair
     const json& other = j["steps"][0]["groups"][1];
     EXPECT_EQ(other["id"], "other");
     EXPECT_EQ(other["status"], "error");
@@ -263,13 +280,23 @@ TEST(ReportMarkdown, HostileAnalysisTablesAndEscaping) {
               std::string::npos)
         << md;
     // Diverging buffers: `|` escaped inside the cell, a backtick inside widens the code fence.
-    EXPECT_NE(
-        md.find("| 3 | `G` | `<script>alert(1)</script>` | f32 | 2/4 | `[1] 1 vs nan` | inf | "
-                "nan | 5 |\n"),
-        std::string::npos)
+    EXPECT_NE(md.find("| 3 | `G` | `<script>alert(1)</script>` | f32 | nan_inf_mismatch | 2/4 | "
+                      "`[1] 1 vs nan` | inf | "
+                      "nan | 5 |\n"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| 3 | `G` | ``p\\|q`r`` | f32 | numeric, within tolerance | 1/4 | `[0] 2 vs "
+                      "1.5` | 0.5 | 0.25 | 4194304 |\n"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("- Tolerance: ulp 4194304; the verdict stays bitwise\n"), std::string::npos);
+    EXPECT_NE(md.find("Kind: nan\\_inf\\_mismatch: NaN appears first in \\<script\\>alert(1)"
+                      "\\</script\\>\n"),
+              std::string::npos)
         << md;
     EXPECT_NE(
-        md.find("| 3 | `G` | ``p\\|q`r`` | f32 | 1/4 | `[0] 2 vs 1.5` | 0.5 | 0.25 | 4194304 |\n"),
+        md.find("| group | buffer | 3 |\n|---|---|---:|\n| `G` | `<script>alert(1)</script>` | 2 "
+                "|\n| `G` | ``p\\|q`r`` | ≈1 |\n"),
         std::string::npos)
         << md;
     // One-sided buffers are listed apart, not in the divergence table.
@@ -318,6 +345,11 @@ TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
     EXPECT_NE(html.find("<title>1e2: 1</title>"), std::string::npos);
     EXPECT_NE(html.find("<title>1e-6: 0</title>"), std::string::npos);
     EXPECT_NE(html.find("<title>2^5: 1</title>"), std::string::npos);
+    EXPECT_NE(html.find("<p>Kind: nan_inf_mismatch: NaN appears first in &lt;script&gt;alert(1)"
+                        "&lt;/script&gt;</p>"),
+              std::string::npos);
+    EXPECT_NE(html.find("<td class=\"tol\" title=\"within_tolerance, max |Δ| 0.5\">≈1</td>"),
+              std::string::npos);
 }
 
 TEST(ReportHtml, LargeCountsGetCompactBarLabelsAndExactTooltips) {
@@ -405,12 +437,41 @@ TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
 
     const std::string md = dumpscope::reportMarkdown(a);
     EXPECT_NE(md.find("| 0 | 1/2 | = | — | — | — |\n"), std::string::npos) << md;
-    EXPECT_NE(
-        md.find("| 0 | `G` | `sampled_h_t` | f32 | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | 2164260865 |\n"),
-        std::string::npos)
+    EXPECT_NE(md.find("| 0 | `G` | `sampled_h_t` | f32 | numeric | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | "
+                      "2164260865 |\n"),
+              std::string::npos)
         << md;
     const std::string html = dumpscope::reportHtml(a);
     EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| 8\">1/2</td>"),
               std::string::npos);
     EXPECT_NE(html.find("<title>2^31: 1</title>"), std::string::npos);
+}
+
+TEST(ReportOfAnalysis, WithinToleranceCellsAndRows) {
+    TempDir tmp;
+    using dumpscope::test::writeDump;
+    // 1.0f and the next float up: one ULP apart, within --ulp 4; the verdict stays bitwise.
+    writeDump(tmp / "a", 0, "h_q_logits", std::vector<float>{1.0f, 3.0f});
+    writeDump(tmp / "b", 0, "h_q_logits", std::vector<float>{std::nextafter(1.0f, 2.0f), 3.0f});
+    dumpscope::AnalyzeOptions options;
+    options.tolerance.ulp = 4;
+    const auto a = dumpscope::analyze(tmp / "a", tmp / "b", options);
+
+    const json j = json::parse(dumpscope::reportJson(a));
+    EXPECT_EQ(j["tolerance"]["ulp"], 4);
+    EXPECT_EQ(j["tolerance"]["verdict_tolerance"], false);
+    const json& h = j["steps"][0]["groups"][1];
+    EXPECT_EQ(h["id"], "H");
+    EXPECT_EQ(h["status"], "within_tolerance");
+    EXPECT_EQ(h["buffers"][0]["status"], "within_tolerance");
+    EXPECT_EQ(h["buffers"][0]["kind"], "rounding");
+    EXPECT_EQ(h["buffers"][0]["max_ulp"], 1);
+
+    const std::string md = dumpscope::reportMarkdown(a);
+    EXPECT_NE(md.find("| 0 | — | ≈1/1 | — | — | — |\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 0 | `H` | `q_logits` | f32 | rounding, within tolerance | 1/2 |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("- Tolerance: ulp 4; the verdict stays bitwise\n"), std::string::npos) << md;
+    EXPECT_NE(dumpscope::reportHtml(a).find("<td class=\"tol\""), std::string::npos);
 }
