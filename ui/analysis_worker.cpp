@@ -22,15 +22,13 @@ struct AnalysisWorker::Job {
 
 namespace {
 
-SnapshotPtr makeSnapshot(const dumpscope::Analysis& live, const std::vector<bool>& done,
-                         std::size_t nDone, std::size_t total, bool finished) {
+SnapshotPtr makeSnapshot(const dumpscope::Analysis& live, std::size_t nDone, std::size_t total,
+                         bool finished) {
     auto analysis = std::make_shared<dumpscope::Analysis>(live);
-    // Rebuilds the matrix from the buffers known so far; pending ones keep plan()'s status and
-    // the snapshot's `done` mask tells the views to show them as pending.
+    // Rebuilds the matrix from the buffers compared so far; the others are still pending.
     if (!finished) dumpscope::summarize(*analysis);
     auto snapshot = std::make_shared<AnalysisSnapshot>();
     snapshot->analysis = std::move(analysis);
-    snapshot->done = done;
     snapshot->nDone = nDone;
     snapshot->total = total;
     snapshot->finished = finished;
@@ -101,9 +99,8 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
         dumpscope::AnalyzeOptions options;
         options.schema = job->schema;
         dumpscope::Analysis live = dumpscope::plan(job->runA, job->runB, options);
-        std::vector<bool> done(live.buffers.size(), false);
         std::size_t nDone = 0, total = live.buffers.size();
-        auto first = makeSnapshot(live, done, 0, total, false);
+        auto first = makeSnapshot(live, 0, total, false);
         post([this, seq, first] { emit planned(seq, first); });
 
         auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
@@ -114,12 +111,11 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             if (index < live.buffers.size() && live.buffers[index].step == result.step &&
                 live.buffers[index].name == result.name) {
                 live.buffers[index] = result;
-                done[index] = true;
             }
             nDone = doneCount;
             total = totalCount;
             if (!job->snapshotInFlight.exchange(true)) {
-                auto snapshot = makeSnapshot(live, done, nDone, total, false);
+                auto snapshot = makeSnapshot(live, nDone, total, false);
                 post([this, seq, snapshot, job] {
                     job->snapshotInFlight = false;
                     emit progressed(seq, snapshot);
@@ -135,9 +131,8 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
                 emit cancelled(seq);
             });
         } else {
-            std::vector<bool> all(result.buffers.size(), true);
             const std::size_t n = result.buffers.size();
-            auto final = makeSnapshot(result, all, n, n, true);
+            auto final = makeSnapshot(result, n, n, true);
             post([this, seq, final] {
                 m_running = false;
                 emit finished(seq, final);

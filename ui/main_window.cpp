@@ -72,7 +72,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     showStartPage();
 }
 
-MainWindow::~MainWindow() = default;
+// The worker goes first: its threads may still be reading the demo pair's temporary files.
+MainWindow::~MainWindow() { delete m_worker; }
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));

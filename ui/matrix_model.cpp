@@ -74,10 +74,7 @@ int MatrixModel::firstDivergentRow() const {
     return -1;
 }
 
-bool MatrixModel::isPending(const dumpscope::GroupCell& cell) const {
-    return std::any_of(cell.buffers.begin(), cell.buffers.end(),
-                       [this](std::size_t i) { return !m_snapshot->isDone(i); });
-}
+bool MatrixModel::isPending(const dumpscope::GroupCell& cell) const { return cell.nPending > 0; }
 
 bool MatrixModel::isRootCause(int row, const dumpscope::GroupCell& cell) const {
     if (!m_snapshot->finished) return false;

@@ -28,22 +28,24 @@ public:
         painter->setPen(index.data(Qt::ForegroundRole).value<QColor>());
         painter->drawText(r, Qt::AlignCenter, index.data(Qt::DisplayRole).toString());
 
+        // Selection hugs the cell's edge and the root-cause outline sits inside it, so a
+        // selected root cause shows both.
         if (index.data(MatrixModel::RootCauseRole).toBool()) {
             painter->setBrush(Qt::NoBrush);
-            painter->setPen(QPen(Qt::black, 1));
-            painter->drawRect(r.adjusted(0, 0, -1, -1));
             painter->setPen(QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::SolidLine, Qt::SquareCap,
                                  Qt::MiterJoin));
-            painter->drawRect(r.adjusted(2, 2, -2, -2));
+            painter->drawRect(r.adjusted(5, 5, -6, -6));
+            painter->setPen(QPen(Qt::black, 1));
+            painter->drawRect(r.adjusted(3, 3, -4, -4));
         }
         if (option.state & QStyle::State_Selected) {
             painter->setBrush(Qt::NoBrush);
-            painter->setPen(QPen(option.palette.color(QPalette::Highlight), 3));
-            painter->drawRect(option.rect.adjusted(2, 2, -2, -2));
+            painter->setPen(QPen(option.palette.color(QPalette::Highlight), 2));
+            painter->drawRect(option.rect.adjusted(1, 1, -2, -2));
         } else if (option.state & QStyle::State_HasFocus) {
             painter->setBrush(Qt::NoBrush);
             painter->setPen(QPen(option.palette.color(QPalette::Highlight), 1, Qt::DashLine));
-            painter->drawRect(option.rect.adjusted(2, 2, -3, -3));
+            painter->drawRect(option.rect.adjusted(1, 1, -2, -2));
         }
         painter->restore();
     }
@@ -73,4 +75,14 @@ void MatrixView::setModel(QAbstractItemModel* model) {
             [this](const QModelIndex& current) { emit cellChanged(current); });
     // A reset (new pair) drops the current cell without a currentChanged for the old one.
     connect(model, &QAbstractItemModel::modelReset, this, [this] { emit cellChanged({}); });
+}
+
+void MatrixView::mousePressEvent(QMouseEvent* event) {
+    m_userNavigated = true;
+    QTableView::mousePressEvent(event);
+}
+
+void MatrixView::keyPressEvent(QKeyEvent* event) {
+    m_userNavigated = true;
+    QTableView::keyPressEvent(event);
 }

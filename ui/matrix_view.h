@@ -10,7 +10,19 @@ public:
     explicit MatrixView(QWidget* parent = nullptr);
     void setModel(QAbstractItemModel* model) override;
 
+    // Whether the user moved the current cell (mouse or keys) since the last reset: the window
+    // then keeps the user's cell instead of jumping to the root cause when the analysis ends.
+    bool userNavigated() const { return m_userNavigated; }
+    void resetUserNavigated() { m_userNavigated = false; }
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
 signals:
     // The current cell changed (keyboard or mouse); invalid when the matrix was cleared.
     void cellChanged(const QModelIndex& index);
+
+private:
+    bool m_userNavigated = false;
 };

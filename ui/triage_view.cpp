@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace {
@@ -42,26 +43,25 @@ TriageView::TriageView(QWidget* parent)
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(titled(tr("Steps × groups"), m_matrixView, new MatrixLegend));
     top->addWidget(titled(tr("Buffers of the cell"), m_bufferPanel));
-    top->setStretchFactor(0, 2);
-    top->setStretchFactor(1, 3);
+    top->setSizes({400, 610});
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(titled(tr("Elements"), m_elementPanel));
     bottom->addWidget(titled(tr("Δ histogram"), m_histogramPanel));
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
+    bottom->setSizes({620, 390});
 
     auto* main = new QSplitter(Qt::Vertical);
     main->addWidget(top);
     main->addWidget(bottom);
-    main->setStretchFactor(0, 2);
-    main->setStretchFactor(1, 3);
+    main->setSizes({330, 560});
 
     auto* outer = new QSplitter(Qt::Horizontal);
     outer->addWidget(main);
     outer->addWidget(titled(tr("Verdict"), m_verdictPanel));
-    outer->setStretchFactor(0, 3);
-    outer->setStretchFactor(1, 1);
+    // Initial proportions for the default 1500-pixel window; the user's are restored later.
+    outer->setSizes({1010, 480});
+    outer->setStretchFactor(0, 1);
+    outer->setStretchFactor(1, 0);
     m_splitters = {outer, main, top, bottom};
     for (QSplitter* s : m_splitters) s->setChildrenCollapsible(false);
 
@@ -71,6 +71,11 @@ TriageView::TriageView(QWidget* parent)
 
     connect(m_matrixView, &MatrixView::cellChanged, this, &TriageView::showCell);
     connect(m_bufferPanel, &BufferPanel::bufferSelected, this, &TriageView::showBuffer);
+    // Enter drills down: matrix -> buffer list -> element table, all from the keyboard.
+    connect(m_matrixView, &QAbstractItemView::activated, this,
+            [this] { m_bufferPanel->view()->setFocus(Qt::OtherFocusReason); });
+    connect(m_bufferPanel->view(), &QAbstractItemView::activated, this,
+            [this] { m_elementPanel->view()->setFocus(Qt::OtherFocusReason); });
     connect(m_histogramPanel, &HistogramPanel::deltaDecadeClicked, m_elementPanel,
             &ElementPanel::filterToDeltaDecade);
     connect(m_histogramPanel, &HistogramPanel::ulpBinClicked, m_elementPanel,
@@ -86,22 +91,22 @@ void TriageView::setSnapshot(SnapshotPtr snapshot) {
     m_snapshot = std::move(snapshot);
     m_matrixModel->setSnapshot(m_snapshot);
     m_verdictPanel->setSnapshot(m_snapshot);
-    const QModelIndex current = m_matrixView->currentIndex();
-    if (!current.isValid()) {
-        if (m_snapshot && m_snapshot->finished) selectDefaultCell();
-        return;
-    }
-    showCell(current);
+    const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
+    // Unless the user picked a cell meanwhile, a finished analysis opens on its root cause.
+    if (nowFinished && !m_matrixView->userNavigated()) selectDefaultCell();
+    else if (const QModelIndex current = m_matrixView->currentIndex(); current.isValid())
+        showCell(current);
     // The element table and histograms show a buffer once it is compared; the final snapshot
     // replaces the progress copy they were given.
     const int selected = m_bufferPanel->selectedBuffer();
-    const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
     if (selected >= 0 && (selected != m_shownBuffer || nowFinished)) showBuffer(selected);
 }
 
 void TriageView::clear() {
     m_snapshot.reset();
     m_shownBuffer = -1;
+    m_shownAnalysis.reset();
+    m_matrixView->resetUserNavigated();
     m_matrixModel->clear();
     m_bufferPanel->clear();
     m_elementPanel->clear();
@@ -120,14 +125,21 @@ void TriageView::selectDefaultCell() {
         if (selectCell(*cause.step, QString::fromStdString(cause.groups.front()), buffer)) return;
     }
     if (m_matrixModel->rowCount() > 0 && m_matrixModel->columnCount() > 0)
-        m_matrixView->setCurrentIndex(m_matrixModel->index(0, 0));
+        setCurrentCell(m_matrixModel->index(0, 0));
+}
+
+// Like setCurrentIndex, but refreshes the buffer list even when the cell is already current
+// (its snapshot may have changed).
+void TriageView::setCurrentCell(const QModelIndex& index) {
+    if (m_matrixView->currentIndex() == index) showCell(index);
+    else m_matrixView->setCurrentIndex(index);
+    m_matrixView->scrollTo(index);
 }
 
 bool TriageView::selectCell(quint64 step, const QString& group, const QString& buffer) {
     const QModelIndex index = m_matrixModel->indexOf(step, group.toStdString());
     if (!index.isValid()) return false;
-    m_matrixView->setCurrentIndex(index);
-    m_matrixView->scrollTo(index);
+    setCurrentCell(index);
     if (!buffer.isEmpty()) m_bufferPanel->selectBuffer(buffer);
     return true;
 }
@@ -156,11 +168,15 @@ void TriageView::showCell(const QModelIndex& index) {
 void TriageView::showBuffer(int bufferIndex) {
     if (bufferIndex < 0 || !m_snapshot || !m_snapshot->isDone(bufferIndex)) {
         m_shownBuffer = -1;
+        m_shownAnalysis.reset();
         m_elementPanel->clear();
         m_histogramPanel->clear();
         return;
     }
+    // Selection and snapshot paths may both ask for the same buffer; index it once.
+    if (bufferIndex == m_shownBuffer && m_shownAnalysis == m_snapshot->analysis) return;
     m_shownBuffer = bufferIndex;
+    m_shownAnalysis = m_snapshot->analysis;
     m_elementPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_histogramPanel->setBuffer(m_snapshot->analysis, bufferIndex);
 }

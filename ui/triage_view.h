@@ -43,6 +43,7 @@ private:
     void showCell(const QModelIndex& index);
     void showBuffer(int bufferIndex);
     void selectDefaultCell();
+    void setCurrentCell(const QModelIndex& index);
 
     SnapshotPtr m_snapshot;
     MatrixModel* m_matrixModel;
@@ -53,4 +54,5 @@ private:
     VerdictPanel* m_verdictPanel;
     QList<QSplitter*> m_splitters;
     int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none
+    std::shared_ptr<const dumpscope::Analysis> m_shownAnalysis; // ...and the analysis it is from
 };

@@ -54,6 +54,7 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_tree->setWordWrap(true);
     m_tree->setSelectionMode(QAbstractItemView::NoSelection);
     m_tree->setFocusPolicy(Qt::NoFocus);
+    m_tree->setIndentation(12);
 
     m_text->setObjectName(QStringLiteral("interpretation"));
     m_text->setReadOnly(true);
@@ -67,7 +68,7 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_culprits->horizontalHeader()->setStretchLastSection(true);
     m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_culprits->setSelectionMode(QAbstractItemView::NoSelection);
-    m_culprits->setWordWrap(true);
+    m_culprits->setWordWrap(false);
 
     m_rootCause->setObjectName(QStringLiteral("rootCause"));
     m_rootCause->setTextFormat(Qt::RichText);
@@ -213,6 +214,7 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
         QTreeWidgetItem* item = *it;
         const bool onPath = path.contains(item);
         item->setData(0, OnPathRole, onPath);
+        item->setToolTip(0, item->text(0)); // the panel is narrow: long branches are elided
         QFont font = item->font(0);
         font.setBold(onPath);
         item->setFont(0, font);
@@ -246,7 +248,6 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
         m_culprits->setItem(r, 1, status);
     }
     m_culprits->resizeColumnToContents(0);
-    m_culprits->resizeRowsToContents();
 }
 
 void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
@@ -265,6 +266,10 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     QStringList parts;
     for (const auto& groupId : cause.groups) {
         const QString group = QString::fromStdString(groupId);
+        // Links are numbered in reading order: the group, then its buffers.
+        QString part = tr("step %1 · group %2")
+                           .arg(*cause.step)
+                           .arg(link({*cause.step, group, {}}, group));
         QStringList buffers;
         for (const auto& name : cause.buffers) {
             const bool inGroup = std::any_of(
@@ -275,9 +280,6 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                 buffers << link({*cause.step, group, QString::fromStdString(name)},
                                 QString::fromStdString(name));
         }
-        QString part = tr("step %1 · group %2")
-                           .arg(*cause.step)
-                           .arg(link({*cause.step, group, {}}, group));
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
     }

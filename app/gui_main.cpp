@@ -1,0 +1,85 @@
+// dumpscope: the triage window. Thin: parses the command line and hands over to MainWindow.
+#include "main_window.h"
+
+#include "dumpscope/schema.h"
+#include "dumpscope/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("dumpscope"));
+    QApplication::setApplicationName(QStringLiteral("dumpscope"));
+    QApplication::setApplicationVersion(QString::fromUtf8(dumpscope::version().data(),
+                                                          dumpscope::version().size()));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Compare the buffer dumps of two runs and triage where they first diverge."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("RUN_A"), QStringLiteral("run A's dump folder"),
+                                 QStringLiteral("[RUN_A RUN_B]"));
+    parser.addPositionalArgument(QStringLiteral("RUN_B"), QStringLiteral("run B's dump folder"));
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QStringLiteral("Open the built-in demo pair."));
+    const QCommandLineOption schema(QStringLiteral("schema"),
+                                    QStringLiteral("Group and buffer schema (JSON)."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Once the analysis has finished, save the window as PNG and exit."),
+        QStringLiteral("FILE.png"));
+    parser.addOptions({demo, schema, screenshot});
+    parser.process(app);
+
+    const QStringList runs = parser.positionalArguments();
+    if (runs.size() == 1 || runs.size() > 2 || (parser.isSet(demo) && !runs.isEmpty())) {
+        std::fprintf(stderr, "dumpscope: give two run folders, or --demo, or nothing\n");
+        return 2;
+    }
+
+    MainWindow::Options options;
+    if (parser.isSet(schema)) {
+        try {
+            options.schema = std::make_shared<const dumpscope::Schema>(
+                dumpscope::loadSchemaFile(parser.value(schema).toStdString()));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "dumpscope: %s\n", e.what());
+            return 2;
+        }
+    }
+
+    MainWindow window(options);
+    window.show();
+
+    if (parser.isSet(screenshot)) {
+        const QString file = parser.value(screenshot);
+        auto save = [&window, file] {
+            const bool ok = window.grab().save(file, "PNG");
+            if (!ok) std::fprintf(stderr, "dumpscope: cannot write %s\n", qPrintable(file));
+            QCoreApplication::exit(ok ? 0 : 2);
+        };
+        // Queued: the panels lay out the final snapshot before the window is grabbed.
+        auto later = [save] { QTimer::singleShot(0, save); };
+        QObject::connect(&window, &MainWindow::analysisFinished, &app, later);
+        QObject::connect(&window, &MainWindow::analysisFailed, &app, [] {
+            std::fprintf(stderr, "dumpscope: the analysis failed\n");
+            QCoreApplication::exit(2);
+        });
+        if (runs.isEmpty() && !parser.isSet(demo)) later(); // the start page
+    }
+
+    if (parser.isSet(demo)) {
+        if (!window.openDemo()) return 2;
+    } else if (runs.size() == 2) {
+        window.openPair({runs[0], runs[1]});
+    }
+    return app.exec();
+}

@@ -1,0 +1,255 @@
+// What the window does besides showing: export, clipboard, swap, reload, drops, settings, and
+// the real dumpscope binary's --screenshot.
+#include "main_window.h"
+#include "matrix_model.h"
+#include "run_pair.h"
+#include "settings.h"
+#include "test_support.h"
+#include "triage_view.h"
+#include "ui_test_util.h"
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/report.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QImage>
+#include <QMimeData>
+#include <QSettings>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace dumpscope;
+using dumpscope::test::TempDir;
+
+namespace {
+
+QString q(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct OpenMixed {
+    TempDir dir;
+    TempDir settingsDir;
+    QString ini = q(settingsDir / "settings.ini");
+    MainWindow window{{nullptr, ini}};
+    OpenMixed() {
+        uitest::writeMixedPair(dir.path());
+        window.show();
+        window.openPair({q(dir / "a"), q(dir / "b")});
+    }
+};
+
+// A drag entering the window, then the drop: Qt delivers a drop only to the widget that
+// accepted the drag. Returns whether the drag was accepted.
+bool dropFolders(QWidget& window, const QStringList& folders) {
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString& f : folders) urls << QUrl::fromLocalFile(f);
+    mime.setUrls(urls);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    if (!enter.isAccepted()) return false;
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    return true;
+}
+
+} // namespace
+
+TEST(WindowActions, ExportWritesEachFormatThroughTheCore) {
+    OpenMixed w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    TempDir out;
+    QString error;
+    ASSERT_TRUE(w.window.exportReport(q(out / "r.html"), &error)) << error.toStdString();
+    ASSERT_TRUE(w.window.exportReport(q(out / "r.md"), &error)) << error.toStdString();
+    ASSERT_TRUE(w.window.exportReport(q(out / "r.json"), &error)) << error.toStdString();
+
+    const Analysis& shown = *w.window.snapshot()->analysis;
+    EXPECT_EQ(readFile(out / "r.md"), renderReport(shown, ReportFormat::markdown));
+    EXPECT_EQ(readFile(out / "r.html"), renderReport(shown, ReportFormat::html));
+    const std::string json = readFile(out / "r.json");
+    EXPECT_EQ(json, renderReport(shown, ReportFormat::json));
+    const auto parsed = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(parsed.is_discarded());
+    EXPECT_NE(json.find("q_logits"), std::string::npos);
+
+    // The core refuses to write into a run directory; the window reports it instead of crashing.
+    EXPECT_FALSE(w.window.exportReport(q(w.dir / "a" / "r.md"), &error));
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_FALSE(std::filesystem::exists(w.dir / "a" / "r.md"));
+}
+
+TEST(WindowActions, CopiesTheMarkdownSummary) {
+    OpenMixed w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    QApplication::clipboard()->clear();
+    ASSERT_TRUE(w.window.copyMarkdownSummary());
+    EXPECT_EQ(QApplication::clipboard()->text().toStdString(),
+              reportMarkdown(*w.window.snapshot()->analysis));
+}
+
+TEST(WindowActions, SwapAndReload) {
+    OpenMixed w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    MatrixModel& m = *w.window.triageView()->matrixModel();
+    const QModelIndex i1 = m.indexOf(1, "I");
+    EXPECT_EQ(i1.data(MatrixModel::StatusRole).toInt(), static_cast<int>(Status::only_in_a));
+
+    w.window.swapRuns();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.window.currentPair()->runA, q(w.dir / "b"));
+    EXPECT_EQ(m.indexOf(1, "I").data(MatrixModel::StatusRole).toInt(),
+              static_cast<int>(Status::only_in_b));
+
+    // Reload reads the files again: a change on disk shows up.
+    test::writeDump(w.dir / "a", 0, "g_sampled_h_t", std::vector<float>{9, 9, 9, 9});
+    w.window.reload();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(m.indexOf(0, "G").data(MatrixModel::StatusRole).toInt(),
+              static_cast<int>(Status::diverge));
+    EXPECT_EQ(m.firstDivergentRow(), 0);
+}
+
+TEST(WindowActions, RecentPairsAndLayoutPersist) {
+    TempDir settingsDir, runs;
+    uitest::writeMixedPair(runs.path());
+    const QString ini = q(settingsDir / "settings.ini");
+    {
+        MainWindow window({nullptr, ini});
+        window.show();
+        window.openPair({q(runs / "a"), q(runs / "b")});
+        ASSERT_TRUE(uitest::waitForFinished(window));
+        window.openDemo(); // a temporary pair: not remembered
+        ASSERT_TRUE(uitest::waitForFinished(window));
+        window.close(); // saves geometry and splitters
+    }
+    Settings settings(ini);
+    const QList<RunPair> recent = settings.recentPairs();
+    ASSERT_EQ(recent.size(), 1);
+    EXPECT_EQ(recent.front(), (RunPair{q(runs / "a"), q(runs / "b")}));
+    EXPECT_FALSE(settings.windowGeometry().isEmpty());
+    const QByteArray splitters = settings.splitterState();
+    ASSERT_FALSE(splitters.isEmpty());
+    MainWindow again({nullptr, ini});
+    EXPECT_TRUE(again.triageView()->restoreState(splitters));
+
+    // State saved by another layout version is ignored rather than restored.
+    {
+        QSettings raw(ini, QSettings::IniFormat);
+        raw.setValue(QStringLiteral("layout/version"), Settings::kLayoutVersion + 1);
+    }
+    Settings newer(ini);
+    EXPECT_TRUE(newer.splitterState().isEmpty());
+    EXPECT_EQ(newer.recentPairs().size(), 1);
+
+    // Re-adding moves a pair to the front without duplicating it; the list is capped.
+    for (int i = 0; i < Settings::kMaxRecentPairs + 3; ++i)
+        newer.addRecentPair({QStringLiteral("/x/%1").arg(i), QStringLiteral("/y")});
+    newer.addRecentPair({q(runs / "a"), q(runs / "b")});
+    const auto capped = newer.recentPairs();
+    EXPECT_EQ(capped.size(), Settings::kMaxRecentPairs);
+    EXPECT_EQ(capped.front().runA, q(runs / "a"));
+}
+
+TEST(WindowActions, DroppedFoldersOpenAPair) {
+    TempDir runs, settingsDir;
+    uitest::writeMixedPair(runs.path());
+    EXPECT_EQ(pairFromFolders({q(runs / "a"), q(runs / "b")}),
+              (RunPair{q(runs / "a"), q(runs / "b")}));
+    EXPECT_EQ(pairFromFolders({q(runs.path())}), (RunPair{q(runs / "a"), q(runs / "b")}));
+    EXPECT_FALSE(pairFromFolders({q(runs / "a")}));
+    EXPECT_FALSE(pairFromFolders({q(runs / "a" / "step_0_g_sampled_h_t.bin"), q(runs / "b")}));
+
+    MainWindow window({nullptr, q(settingsDir / "s.ini")});
+    window.show();
+    EXPECT_FALSE(dropFolders(window, {q(runs / "a" / "step_0_g_sampled_h_t.bin")}))
+        << "a file is not a run";
+    ASSERT_TRUE(dropFolders(window, {q(runs.path())}));
+    ASSERT_TRUE(window.currentPair());
+    EXPECT_EQ(window.currentPair()->runB, q(runs / "b"));
+    ASSERT_TRUE(uitest::waitForFinished(window));
+    EXPECT_EQ(window.triageView()->matrixModel()->rowCount(), 3);
+
+    // One plain run folder on the start page, then another: together they are the pair.
+    window.closePair();
+    ASSERT_TRUE(dropFolders(window, {q(runs / "b")}));
+    EXPECT_FALSE(window.currentPair());
+    ASSERT_TRUE(dropFolders(window, {q(runs / "a")}));
+    ASSERT_TRUE(window.currentPair());
+    EXPECT_EQ(window.currentPair()->runA, q(runs / "b"));
+    EXPECT_EQ(window.currentPair()->runB, q(runs / "a"));
+    ASSERT_TRUE(uitest::waitForFinished(window));
+}
+
+namespace {
+
+// Pixels close to the matrix's red family: present only if diverging cells were painted.
+int countReddish(const QImage& image) {
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 120 && c.green() < 110 && c.blue() < 110) ++n;
+        }
+    return n;
+}
+
+void expectScreenshot(const std::vector<std::string>& args, const std::filesystem::path& png) {
+    std::vector<std::string> argv{DUMPSCOPE_GUI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--screenshot");
+    argv.push_back(png.string());
+    TempDir home;
+    const auto r = test::runProcess(argv, {"QT_QPA_PLATFORM=offscreen",
+                                           "XDG_CONFIG_HOME=" + home.path().string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    ASSERT_TRUE(std::filesystem::exists(png));
+    EXPECT_GT(std::filesystem::file_size(png), 20000u);
+    QImage image;
+    ASSERT_TRUE(image.load(q(png), "PNG"));
+    EXPECT_GE(image.width(), 1000);
+    EXPECT_GE(image.height(), 600);
+    EXPECT_GT(countReddish(image), 200) << "the divergent cells are not in the picture";
+}
+
+} // namespace
+
+TEST(GuiBinary, ScreenshotOfTheDemo) {
+    TempDir out;
+    expectScreenshot({"--demo"}, out / "demo.png");
+}
+
+TEST(GuiBinary, ScreenshotOfTheNoisyHeadSample) {
+    TempDir dir;
+    if (!test::unpackSample("h200-noisy-head.tar.xz", dir.path()))
+        GTEST_SKIP() << "../shared/samples is absent: the real-sample screenshot is not checked";
+    expectScreenshot({(dir / "s2_noisy_head" / "a").string(), (dir / "s2_noisy_head" / "b").string()},
+                     dir / "shot.png");
+}
+
+TEST(GuiBinary, RejectsABadSchemaAndHalfAPair) {
+    TempDir dir;
+    test::writeText(dir / "schema.json", "{ not json");
+    const auto bad = test::runProcess({DUMPSCOPE_GUI_PATH, "--schema", (dir / "schema.json").string(),
+                                       "--demo"},
+                                      {"QT_QPA_PLATFORM=offscreen"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("schema.json"), std::string::npos) << bad.err;
+    const auto half = test::runProcess({DUMPSCOPE_GUI_PATH, dir.path().string()},
+                                       {"QT_QPA_PLATFORM=offscreen"});
+    EXPECT_EQ(half.exitCode, 2);
+}
