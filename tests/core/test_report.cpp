@@ -2,7 +2,6 @@
 // input, Markdown tables, self-contained and escaped HTML, and the atomic writer that never
 // writes into a run directory.
 
-#include "dumpscope/analyze.h"
 #include "dumpscope/report.h"
 #include "dumpscope/version.h"
 
@@ -385,93 +384,4 @@ TEST(ReportFormat, ByExtension) {
     EXPECT_EQ(dumpscope::reportFormatFor("r.Html"), ReportFormat::html);
     EXPECT_FALSE(dumpscope::reportFormatFor("r.txt"));
     EXPECT_FALSE(dumpscope::reportFormatFor("json"));
-}
-
-// ---- reports of real analyses ----
-
-TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
-    TempDir tmp;
-    using dumpscope::test::writeDump;
-    // Step 0: G's sampled_h_t differs at [1] (2 vs 2.5) and [3] (4 vs -4); the rest equal.
-    writeDump(tmp / "a", 0, "g_sampled_h_t", std::vector<float>{1, 2, 3, 4});
-    writeDump(tmp / "b", 0, "g_sampled_h_t", std::vector<float>{1, 2.5f, 3, -4});
-    writeDump(tmp / "a", 0, "g_sampled_actions", std::vector<std::int32_t>{1, 2});
-    writeDump(tmp / "b", 0, "g_sampled_actions", std::vector<std::int32_t>{1, 2});
-    writeDump(tmp / "a", 0, "h_q_logits", std::vector<float>{0.5f});
-    writeDump(tmp / "b", 0, "h_q_logits", std::vector<float>{0.5f});
-    const auto a = dumpscope::analyze(tmp / "a", tmp / "b");
-
-    const json j = json::parse(dumpscope::reportJson(a));
-    EXPECT_EQ(j["exit_code"], 1);
-    EXPECT_EQ(j["first_divergent_step"], 0);
-    EXPECT_EQ(j["diverged_groups"], json::array({"G"}));
-    EXPECT_EQ(j["decision"]["case"], "g_only");
-    EXPECT_EQ(j["root_cause"]["groups"], json::array({"G"}));
-    EXPECT_EQ(j["root_cause"]["buffers"], json::array({"sampled_h_t"}));
-    const json& g = j["steps"][0]["groups"][0];
-    EXPECT_EQ(g["id"], "G");
-    EXPECT_EQ(g["status"], "diverge");
-    EXPECT_EQ(g["n_divergent"], 1);
-    ASSERT_EQ(g["buffers"].size(), 2u);
-    const json& b = g["buffers"][0];
-    EXPECT_EQ(b["name"], "sampled_h_t");
-    EXPECT_EQ(b["file"], "step_0_g_sampled_h_t.bin");
-    EXPECT_EQ(b["n_diff"], 2);
-    EXPECT_EQ(b["first_diff"], 1);
-    EXPECT_EQ(b["last_diff"], 3);
-    EXPECT_EQ(b["max_abs_delta"], 8.0);
-    EXPECT_EQ(b["max_abs_delta_index"], 3);
-    EXPECT_EQ(b["max_rel_delta"], 2.0);
-    // 4 vs -4: both magnitudes' distance from zero (0x40800000 each) plus 1 for the sign.
-    EXPECT_EQ(b["max_ulp"], 2u * 0x40800000u + 1u);
-    EXPECT_EQ(b["first_diffs"][0], json::parse(R"({"index":1,"a":2.0,"b":2.5,"a_bits":"0x40000000",
-        "b_bits":"0x40200000","abs_delta":0.5})"));
-    EXPECT_EQ(b["histograms"]["log10_abs_delta"]["bins"],
-              json::parse(R"([{"decade":-1,"count":1},{"decade":0,"count":1}])"));
-    EXPECT_EQ(
-        b["histograms"]["ulp"]["bins"],
-        json::parse(
-            R"([{"bin":21,"from":2097152,"count":1},{"bin":31,"from":2147483648,"count":1}])"));
-    EXPECT_EQ(g["buffers"][1]["status"], "equal");
-    EXPECT_EQ(j["steps"][0]["groups"][1]["status"], "equal");
-
-    const std::string md = dumpscope::reportMarkdown(a);
-    EXPECT_NE(md.find("| 0 | 1/2 | = | — | — | — |\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("| 0 | `G` | `sampled_h_t` | f32 | numeric | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | "
-                      "2164260865 |\n"),
-              std::string::npos)
-        << md;
-    const std::string html = dumpscope::reportHtml(a);
-    EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| 8\">1/2</td>"),
-              std::string::npos);
-    EXPECT_NE(html.find("<title>2^31: 1</title>"), std::string::npos);
-}
-
-TEST(ReportOfAnalysis, WithinToleranceCellsAndRows) {
-    TempDir tmp;
-    using dumpscope::test::writeDump;
-    // 1.0f and the next float up: one ULP apart, within --ulp 4; the verdict stays bitwise.
-    writeDump(tmp / "a", 0, "h_q_logits", std::vector<float>{1.0f, 3.0f});
-    writeDump(tmp / "b", 0, "h_q_logits", std::vector<float>{std::nextafter(1.0f, 2.0f), 3.0f});
-    dumpscope::AnalyzeOptions options;
-    options.tolerance.ulp = 4;
-    const auto a = dumpscope::analyze(tmp / "a", tmp / "b", options);
-
-    const json j = json::parse(dumpscope::reportJson(a));
-    EXPECT_EQ(j["tolerance"]["ulp"], 4);
-    EXPECT_EQ(j["tolerance"]["verdict_tolerance"], false);
-    const json& h = j["steps"][0]["groups"][1];
-    EXPECT_EQ(h["id"], "H");
-    EXPECT_EQ(h["status"], "within_tolerance");
-    EXPECT_EQ(h["buffers"][0]["status"], "within_tolerance");
-    EXPECT_EQ(h["buffers"][0]["kind"], "rounding");
-    EXPECT_EQ(h["buffers"][0]["max_ulp"], 1);
-
-    const std::string md = dumpscope::reportMarkdown(a);
-    EXPECT_NE(md.find("| 0 | — | ≈1/1 | — | — | — |\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("| 0 | `H` | `q_logits` | f32 | rounding, within tolerance | 1/2 |"),
-              std::string::npos)
-        << md;
-    EXPECT_NE(md.find("- Tolerance: ulp 4; the verdict stays bitwise\n"), std::string::npos) << md;
-    EXPECT_NE(dumpscope::reportHtml(a).find("<td class=\"tol\""), std::string::npos);
 }
