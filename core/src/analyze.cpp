@@ -1,6 +1,7 @@
 #include "dumpscope/analyze.h"
 
 #include "dumpscope/scan.h"
+#include "dumpscope/shape.h"
 
 #include <algorithm>
 #include <atomic>
@@ -54,8 +55,18 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     for (const auto& [step, files] : byStep) {
         if (options.steps && !options.steps->count(step)) continue;
         an.steps.push_back(step);
+        // Element count of a schema buffer at this step (run A's, else run B's), for shapes.
+        auto lengthOf = [&](const std::string& name) -> std::optional<std::uint64_t> {
+            const BufferSpec* spec = schema.buffer(name);
+            if (!spec) return std::nullopt;
+            auto it = files.find(spec->file);
+            if (it == files.end()) return std::nullopt;
+            const DumpFile* f = it->second.first ? it->second.first : it->second.second;
+            return f->size / dtypeSize(spec->dtype);
+        };
         auto add = [&](const std::string& group, const std::string& name, DType dtype,
-                       const std::pair<const DumpFile*, const DumpFile*>& pair) {
+                       const std::pair<const DumpFile*, const DumpFile*>& pair,
+                       const std::vector<std::string>& shapeSpec) {
             BufferResult r;
             r.step = step;
             r.group = group;
@@ -63,6 +74,12 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             r.dtype = dtype;
             r.fileName = (pair.first ? pair.first : pair.second)->fileName;
             r.status = !pair.first ? Status::only_in_b : !pair.second ? Status::only_in_a : Status::equal;
+            auto wanted = options.shapes.find(name);
+            const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
+            const DumpFile* f = pair.first ? pair.first : pair.second;
+            auto shape = resolveShape(spec, schema, lengthOf, f->size / dtypeSize(dtype));
+            r.shape = std::move(shape.dims);
+            r.shapeError = std::move(shape.error);
             an.buffers.push_back(std::move(r));
             p.paths.push_back({pair.first ? pair.first->path : fs::path{},
                                pair.second ? pair.second->path : fs::path{}});
@@ -70,10 +87,10 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         for (const auto& group : schema.groups)
             for (const auto& buffer : group.buffers)
                 if (auto it = files.find(buffer.file); it != files.end())
-                    add(group.id, buffer.name, buffer.dtype, it->second);
+                    add(group.id, buffer.name, buffer.dtype, it->second, buffer.shape);
         for (const auto& [rest, pair] : files) {
             if (schema.findFile(rest)) continue;
-            add(kOtherGroup, rest, DType::u8, pair);
+            add(kOtherGroup, rest, DType::u8, pair, {});
             an.unclassified.push_back(an.buffers.back().fileName);
         }
     }
@@ -104,8 +121,10 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             const std::size_t i = next.fetch_add(1);
             if (i >= total) return;
             BufferResult& slot = an.buffers[i];
-            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, options.tolerance,
-                                          options.roundingThreshold);
+            CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
+            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, compare);
+            r.shape = std::move(slot.shape);
+            r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;
             r.group = std::move(slot.group);
             r.name = std::move(slot.name);

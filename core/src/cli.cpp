@@ -4,6 +4,7 @@
 #include "dumpscope/demo.h"
 #include "dumpscope/reference_compat.h"
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 #include "cli_text.h"
 
@@ -85,6 +86,11 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "max|Δ| / max(|A|,|B|) at or below which a float32 buffer's divergence is 'rounding' "
                    "(at least 2 epsilons for f16 and bf16; default 1e-4)")
         ->check(CLI::PositiveNumber);
+    std::vector<std::string> shapeArgs;
+    app.add_option("--shape", shapeArgs,
+                   "give buffer NAME a shape, e.g. --shape q_logits=batch,8 or --shape x=64x32 (repeatable; "
+                   "'*' takes the rest; names from the schema's dims)")
+        ->option_text("NAME=DIMS");
     app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")->option_text("DIR");
     app.add_flag("-V,--version", showVersion, "print the version and exit");
 
@@ -120,6 +126,15 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (ulp >= 0) options.tolerance.ulp = static_cast<std::uint64_t>(ulp);
     options.verdictTolerance = verdictTolerance;
     options.roundingThreshold = roundingThreshold;
+    for (const auto& arg : shapeArgs) {
+        const auto eq = arg.find('=');
+        auto dims = eq == std::string::npos ? std::vector<std::string>{} : parseShapeText(arg.substr(eq + 1));
+        if (eq == 0 || dims.empty()) {
+            err << "error: --shape " << arg << ": expected NAME=DIMS, e.g. q_logits=batch,8\n";
+            return 2;
+        }
+        options.shapes[arg.substr(0, eq)] = dims;
+    }
     if (verdictTolerance && !options.tolerance.any()) {
         err << "error: --verdict-tolerance needs --atol, --rtol or --ulp\n";
         return 2;

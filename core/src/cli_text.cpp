@@ -1,5 +1,7 @@
 #include "cli_text.h"
 
+#include "dumpscope/shape.h"
+
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -35,9 +37,9 @@ std::string diffDetails(const BufferResult& b) {
         line += pct;
     }
     if (!s.firstDiff) return line;
-    line += ", first " + std::to_string(*s.firstDiff) + " last " + std::to_string(*s.lastDiff);
+    line += ", first " + formatIndex(*s.firstDiff, b.shape) + " last " + formatIndex(*s.lastDiff, b.shape);
     if (s.maxAbsDeltaIndex)
-        line += ", max|Δ|=" + num(s.maxAbsDelta) + " at " + std::to_string(*s.maxAbsDeltaIndex);
+        line += ", max|Δ|=" + num(s.maxAbsDelta) + " at " + formatIndex(*s.maxAbsDeltaIndex, b.shape);
     line += ", max rel Δ=" + num(s.maxRelDelta) + ", max ULP=" + std::to_string(s.maxUlp);
     if (s.nanA || s.nanB) line += ", NaN A/B " + std::to_string(s.nanA) + "/" + std::to_string(s.nanB);
     if (s.infA || s.infB) line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
@@ -45,11 +47,17 @@ std::string diffDetails(const BufferResult& b) {
     return line;
 }
 
+std::string shapeText(const std::vector<std::uint64_t>& dims) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
 std::string sampleDiffs(const BufferResult& b) {
     std::string line;
     for (std::size_t i = 0; i < b.stats.firstDiffs.size() && i < 3; ++i) {
         const auto& d = b.stats.firstDiffs[i];
-        line += (line.empty() ? "" : "  ") + std::string("[") + std::to_string(d.index) +
+        line += (line.empty() ? "" : "  ") + std::string("[") + formatIndex(d.index, b.shape) +
                 "] A=" + formatValue(b.dtype, d.bitsA) + " B=" + formatValue(b.dtype, d.bitsB);
     }
     return line;
@@ -94,8 +102,12 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
                 for (auto i : cell.buffers) {
                     const auto& b = an.buffers[i];
                     out << "    " << bufferLine(b) << "\n";
-                    if (differsBitwise(b.status) && !b.stats.firstDiffs.empty())
+                    if (differsBitwise(b.status) && !b.stats.firstDiffs.empty()) {
                         out << "      " << sampleDiffs(b) << "\n";
+                        if (auto where = placementSummary(b.stats, b.shape); !where.empty())
+                            out << "      shape " << shapeText(b.shape) << ": " << where << "\n";
+                    }
+                    if (!b.shapeError.empty()) out << "      (shape not applied: " << b.shapeError << ")\n";
                 }
             }
         }

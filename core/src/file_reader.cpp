@@ -1,6 +1,7 @@
 // Compares one pair of dump files in bounded chunks: never more than two chunk buffers in
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
 #include "dumpscope/analyze.h"
+#include "dumpscope/shape.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -106,8 +107,7 @@ BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
 
 } // namespace
 
-BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, const Tolerance& tolerance,
-                          double roundingThreshold) {
+BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, const CompareOptions& options) {
     if (a.empty()) return oneSided(b, dtype, false);
     if (b.empty()) return oneSided(a, dtype, true);
 
@@ -130,7 +130,8 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, con
     const std::size_t chunkElems = kChunkBytes / es;
     std::unique_ptr<unsigned char[]> bufA(new unsigned char[kChunkBytes]);
     std::unique_ptr<unsigned char[]> bufB(new unsigned char[kChunkBytes]);
-    StatsAccumulator acc(dtype, tolerance);
+    StatsAccumulator acc(dtype, options.tolerance);
+    if (options.shape.size() >= 2) acc.setShape(options.shape[0], shapeCols(options.shape));
     bool shrank = false;
 
     for (std::uint64_t i = 0; i < common; i += chunkElems) {
@@ -159,8 +160,8 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, con
 
     r.stats = acc.finish();
     r.status = nA != nB ? Status::length_mismatch : r.stats.nDiff ? Status::diverge : Status::equal;
-    r.kind = classifyKind(dtype, r.stats, nA != nB, roundingThreshold);
-    if (r.status == Status::diverge && tolerance.any() && r.stats.outsideTolerance == 0)
+    r.kind = classifyKind(dtype, r.stats, nA != nB, options.roundingThreshold);
+    if (r.status == Status::diverge && options.tolerance.any() && r.stats.outsideTolerance == 0)
         r.status = Status::within_tolerance;
     return r;
 }

@@ -81,7 +81,7 @@ void rejectUnknownKeys(const json& obj, const std::set<std::string>& known, cons
 
 BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& loc) {
     if (!b.is_object()) loc.fail(where + ": a buffer must be an object");
-    rejectUnknownKeys(b, {"name", "file", "dtype"}, where, loc);
+    rejectUnknownKeys(b, {"name", "file", "dtype", "shape"}, where, loc);
     BufferSpec spec;
     spec.name = requireString(b, "name", where, loc);
     spec.file = requireString(b, "file", where + " (" + spec.name + ")", loc);
@@ -92,6 +92,19 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
                      " (known: f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64)",
                  jsonQuoted(dtype));
     spec.dtype = *t;
+    if (auto shape = b.find("shape"); shape != b.end()) {
+        if (!shape->is_array())
+            loc.fail(where + " (" + spec.name + "): \"shape\" must be an array of sizes and names", "\"shape\"");
+        for (const auto& d : *shape) {
+            if (d.is_number_unsigned() && d.get<std::uint64_t>() > 0)
+                spec.shape.push_back(std::to_string(d.get<std::uint64_t>()));
+            else if (d.is_string() && !d.get<std::string>().empty())
+                spec.shape.push_back(d.get<std::string>());
+            else
+                loc.fail(where + " (" + spec.name + "): a shape dimension must be a positive number or a name",
+                         "\"shape\"");
+        }
+    }
     return spec;
 }
 
@@ -107,6 +120,22 @@ void validate(const Schema& schema, const Locator& loc) {
                 loc.fail("duplicate buffer file " + jsonQuoted(b.file), "\"file\": " + jsonQuoted(b.file), 2);
         }
     }
+    for (const auto& [name, d] : schema.dims)
+        if (!d.lengthOf.empty() && !names.count(d.lengthOf))
+            loc.fail("dims: " + jsonQuoted(name) + " is the length of unknown buffer " + jsonQuoted(d.lengthOf),
+                     jsonQuoted(d.lengthOf));
+    for (const auto& g : schema.groups)
+        for (const auto& b : g.buffers) {
+            int stars = 0;
+            for (const auto& d : b.shape) {
+                stars += d == "*";
+                if (d != "*" && d.find_first_not_of("0123456789") != std::string::npos && !schema.dims.count(d))
+                    loc.fail("buffer " + jsonQuoted(b.name) + ": shape names unknown dimension " + jsonQuoted(d),
+                             jsonQuoted(d));
+            }
+            if (stars > 1)
+                loc.fail("buffer " + jsonQuoted(b.name) + ": at most one \"*\" dimension", "\"name\": " + jsonQuoted(b.name));
+        }
     for (const auto& [from, to] : schema.dataflow) {
         for (const auto& id : {from, to})
             if (!ids.count(id)) loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
@@ -133,6 +162,13 @@ const GroupSpec* Schema::group(const std::string& id) const {
     return nullptr;
 }
 
+const BufferSpec* Schema::buffer(const std::string& name) const {
+    for (const auto& g : groups)
+        for (const auto& b : g.buffers)
+            if (b.name == name) return &b;
+    return nullptr;
+}
+
 std::vector<std::string> Schema::upstreamOf(const std::string& id) const {
     std::vector<std::string> up;
     for (const auto& [from, to] : dataflow)
@@ -155,7 +191,7 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
         throw SchemaError(sourceName, line, column, "invalid JSON: " + what);
     }
     if (!doc.is_object()) loc.fail("the schema must be a JSON object");
-    rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow"}, "schema", loc);
+    rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow", "dims"}, "schema", loc);
 
     Schema schema;
     schema.name = requireString(doc, "name", "schema", loc, false);
@@ -186,6 +222,20 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
             if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
                 loc.fail("schema: each dataflow edge must be [\"FROM\", \"TO\"]", "\"dataflow\"");
             schema.dataflow.emplace_back(edge[0].get<std::string>(), edge[1].get<std::string>());
+        }
+    }
+    if (auto dims = doc.find("dims"); dims != doc.end()) {
+        if (!dims->is_object()) loc.fail("schema: \"dims\" must be an object", "\"dims\"");
+        for (const auto& [name, d] : dims->items()) {
+            DimSpec spec;
+            if (d.is_number_unsigned() && d.get<std::uint64_t>() > 0)
+                spec.value = d.get<std::uint64_t>();
+            else if (d.is_object() && d.size() == 1 && d.contains("length_of") && d["length_of"].is_string())
+                spec.lengthOf = d["length_of"].get<std::string>();
+            else
+                loc.fail("dims: " + jsonQuoted(name) + " must be a positive number or {\"length_of\": BUFFER}",
+                         jsonQuoted(name));
+            schema.dims[name] = spec;
         }
     }
     validate(schema, loc);

@@ -190,6 +190,10 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
         keepLargest(d);
     }
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
+    if (!s.rowDiffs.empty() && index < s.rowDiffs.size() * s.colDiffs.size()) {
+        ++s.rowDiffs[index / s.colDiffs.size()];
+        ++s.colDiffs[index % s.colDiffs.size()];
+    }
 }
 
 bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
@@ -218,6 +222,12 @@ void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
 StatsAccumulator::StatsAccumulator(DType dtype, const Tolerance& tolerance)
     : m_impl(std::make_unique<Impl>(dtype, tolerance)) {}
 StatsAccumulator::~StatsAccumulator() = default;
+
+void StatsAccumulator::setShape(std::uint64_t rows, std::uint64_t cols) {
+    if (rows == 0 || cols == 0 || rows > kMaxShapeCounts || cols > kMaxShapeCounts) return;
+    m_impl->s.rowDiffs.assign(static_cast<std::size_t>(rows), 0);
+    m_impl->s.colDiffs.assign(static_cast<std::size_t>(cols), 0);
+}
 
 void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
                                std::uint64_t base) {

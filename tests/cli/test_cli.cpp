@@ -37,7 +37,7 @@ TEST(Cli, DivergenceExitsOneAndNamesStepGroupBufferAndRootCause) {
     dumpscope::test::perturb(dir, 2, "j_grad_h_t_q", 1);
     auto r = cli({(dir / "a").string(), (dir / "b").string()});
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.out.find("sampled_h_t [f32] DIVERGE 1/8 differ (12.5%), first 6 last 6"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("sampled_h_t [f32] DIVERGE (rounding) 1/8 differ (12.5%), first (6, 0) last (6, 0)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("VERDICT (first divergent step = 2):\n  diverged group(s): G, J\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Group J (per-head grad_h_t) diverges with EQUAL Group I."), std::string::npos);
     EXPECT_NE(r.out.find("ROOT CAUSE by dataflow (step 2): group G (PER replay sample); buffer(s) sampled_h_t"),
@@ -173,7 +173,7 @@ TEST(Cli, CustomSchemaAndItsErrors) {
                                R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "i16"}]}]})js");
     auto r = cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "s.json").string()});
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.out.find("x [i16] DIVERGE 1/2 differ"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("x [i16] DIVERGE (discrete) 1/2 differ"), std::string::npos) << r.out;
 
     dumpscope::test::writeText(dir / "bad.json", "{\"groups\": [\n  {\"id\": 5}]}");
     auto bad = cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "bad.json").string()});

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -19,6 +20,15 @@ struct AnalyzeOptions {
     Tolerance tolerance;                  // none: bitwise only
     bool verdictTolerance = false;        // the verdict ignores within_tolerance buffers
     double roundingThreshold = kDefaultRoundingThreshold; // see kind.h
+    // Shapes by buffer name (schema or unclassified), over the schema's: what a user typed.
+    std::map<std::string, std::vector<std::string>> shapes;
+};
+
+// How one pair is compared.
+struct CompareOptions {
+    Tolerance tolerance;
+    double roundingThreshold = kDefaultRoundingThreshold;
+    std::vector<std::uint64_t> shape; // resolved; empty for flat
 };
 
 // Called after each buffer pair is compared, possibly from a worker thread but never from two
@@ -41,8 +51,7 @@ Analysis plan(const std::filesystem::path& runA, const std::filesystem::path& ru
 // Compares one pair of files (either path may be empty for a one-sided buffer), classifies
 // its kind and, when a tolerance is given, whether every difference is within it.
 BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem::path& b,
-                          DType dtype, const Tolerance& tolerance = {},
-                          double roundingThreshold = kDefaultRoundingThreshold);
+                          DType dtype, const CompareOptions& options = {});
 
 // Rebuilds Analysis::matrix and Analysis::verdict from Analysis::buffers.
 void summarize(Analysis& analysis);

@@ -3,6 +3,7 @@
 #include "dumpscope/dtype.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,15 @@ struct BufferSpec {
     std::string name;  // logical name, e.g. "q_logits"
     std::string file;  // on-disk basename after "step_<N>_", e.g. "h_q_logits"
     DType dtype = DType::f32;
+    // Optional shape, outermost first: each dimension a number, a symbol of Schema::dims, or
+    // "*" (whatever is left; at most once). Empty: a flat buffer.
+    std::vector<std::string> shape;
+};
+
+// A named dimension: a fixed size, or the element count of another buffer at the same step.
+struct DimSpec {
+    std::optional<std::uint64_t> value;
+    std::string lengthOf; // buffer name
 };
 
 struct GroupSpec {
@@ -28,10 +38,12 @@ struct Schema {
     std::vector<GroupSpec> groups;
     // Directed edges (from, to) between group ids: data of `from` feeds `to`.
     std::vector<std::pair<std::string, std::string>> dataflow;
+    std::map<std::string, DimSpec> dims;
 
     // Finds the buffer whose file basename is `rest`; returns (group index, buffer index).
     std::optional<std::pair<std::size_t, std::size_t>> findFile(const std::string& rest) const;
     const GroupSpec* group(const std::string& id) const;
+    const BufferSpec* buffer(const std::string& name) const;
     // Direct upstream groups of `id` in the dataflow.
     std::vector<std::string> upstreamOf(const std::string& id) const;
 };

@@ -71,6 +71,9 @@ struct BufferStats {
     // Order-independent hashes of the differing elements of each side (two lanes): equal
     // when the sides hold the same values in another order.
     std::array<std::uint64_t, 2> multisetA{}, multisetB{};
+    // For a shaped buffer (StatsAccumulator::setShape): differences per row (outermost
+    // dimension) and per column (everything inside it). Empty for flat buffers.
+    std::vector<std::uint64_t> rowDiffs, colDiffs;
 
     static constexpr std::size_t kKeep = 16;
 };
@@ -94,6 +97,11 @@ public:
     ~StatsAccumulator();
     StatsAccumulator(const StatsAccumulator&) = delete;
     StatsAccumulator& operator=(const StatsAccumulator&) = delete;
+
+    // Count differences per row and per column too (both at most kMaxShapeCounts, else
+    // ignored). Call before the first addPair.
+    void setShape(std::uint64_t rows, std::uint64_t cols);
+    static constexpr std::uint64_t kMaxShapeCounts = 1u << 24;
 
     // Bytes of A and B at the same element offset; `base` is the index of the first element.
     void addPair(const unsigned char* a, const unsigned char* b, std::size_t nElements,
