@@ -122,7 +122,7 @@ std::string rootKindText(const Verdict& verdict) {
     const RootCause& rc = verdict.rootCause;
     if (rc.kinds.empty()) return rc.suggestion;
     std::string text(kindName(rc.kinds.front()));
-    return rc.suggestion.empty() ? text : text + ": " + rc.suggestion;
+    return rc.suggestion.empty() ? text : text + " — " + rc.suggestion;
 }
 
 std::string growthCellText(Status status, std::uint64_t nDiff) {

@@ -36,7 +36,7 @@ std::string firstDiffText(const BufferResult& b); // "[17] 0.5 vs 0.50000006", "
 std::string kindText(const BufferResult& b);      // "rounding", "numeric, within tolerance"
 // "atol 1e-06, ulp 4; verdict tolerant", or "" when no tolerance was given.
 std::string toleranceText(const Analysis& analysis);
-// Root cause kind and suggestion: "rounding: <suggestion>", or "" when there is none.
+// Root cause kind and suggestion: "rounding — <suggestion>", or "" when there is none.
 std::string rootKindText(const Verdict& verdict);
 
 // Growth tables show at most this many steps: the first ones, where divergence starts.

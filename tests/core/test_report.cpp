@@ -289,7 +289,7 @@ TEST(ReportMarkdown, HostileAnalysisTablesAndEscaping) {
               std::string::npos)
         << md;
     EXPECT_NE(md.find("- Tolerance: ulp 4194304; the verdict stays bitwise\n"), std::string::npos);
-    EXPECT_NE(md.find("Kind: nan\\_inf\\_mismatch: NaN appears first in \\<script\\>alert(1)"
+    EXPECT_NE(md.find("Kind: nan\\_inf\\_mismatch — NaN appears first in \\<script\\>alert(1)"
                       "\\</script\\>\n"),
               std::string::npos)
         << md;
@@ -344,7 +344,7 @@ TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
     EXPECT_NE(html.find("<title>1e2: 1</title>"), std::string::npos);
     EXPECT_NE(html.find("<title>1e-6: 0</title>"), std::string::npos);
     EXPECT_NE(html.find("<title>2^5: 1</title>"), std::string::npos);
-    EXPECT_NE(html.find("<p>Kind: nan_inf_mismatch: NaN appears first in &lt;script&gt;alert(1)"
+    EXPECT_NE(html.find("<p>Kind: nan_inf_mismatch — NaN appears first in &lt;script&gt;alert(1)"
                         "&lt;/script&gt;</p>"),
               std::string::npos);
     EXPECT_NE(html.find("<td class=\"tol\" title=\"within_tolerance, max |Δ| 0.5\">≈1</td>"),
