@@ -2,6 +2,8 @@
 
 #include "report_text.h"
 
+#include "dumpscope/shape.h"
+
 #include <algorithm>
 
 namespace dumpscope::report {
@@ -88,13 +90,17 @@ std::string countText(const BufferResult& b) {
     return text;
 }
 
+std::string indexText(const BufferResult& b, std::uint64_t index) {
+    return b.shape.empty() ? "[" + std::to_string(index) + "]" : formatIndex(index, b.shape);
+}
+
 std::string firstDiffText(const BufferResult& b) {
     if (b.stats.firstDiffs.empty()) {
         // A length mismatch with an equal common prefix still has a first differing index.
-        return b.stats.firstDiff ? "[" + std::to_string(*b.stats.firstDiff) + "]" : "";
+        return b.stats.firstDiff ? indexText(b, *b.stats.firstDiff) : "";
     }
     const auto& d = b.stats.firstDiffs.front();
-    return "[" + std::to_string(d.index) + "] " + formatValue(b.dtype, d.bitsA) + " vs " +
+    return indexText(b, d.index) + " " + formatValue(b.dtype, d.bitsA) + " vs " +
            formatValue(b.dtype, d.bitsB);
 }
 

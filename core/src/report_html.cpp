@@ -5,6 +5,7 @@
 
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 
 #include "report_common.h"
@@ -145,7 +146,7 @@ void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t
         const auto& b = a.buffers[differing[r]];
         const auto& s = b.stats;
         std::string maxDelta = report::formatNumber(s.maxAbsDelta);
-        if (s.maxAbsDeltaIndex) maxDelta += " [" + std::to_string(*s.maxAbsDeltaIndex) + "]";
+        if (s.maxAbsDeltaIndex) maxDelta += " " + report::indexText(b, *s.maxAbsDeltaIndex);
         h += "<tr>" + td(std::to_string(b.step), "n") +
              td("<code>" + htmlEscape(b.group) + "</code>") +
              td("<a href=\"#b" + std::to_string(differing[r]) + "\"><code>" + htmlEscape(b.name) +
@@ -175,13 +176,29 @@ void diffTable(std::string& h, const BufferResult& b, const std::vector<ElementD
          "</th></tr><tr><th>index</th><th>A</th><th>B</th><th>A bits</th><th>B bits</th>"
          "<th>|Δ|</th></tr>";
     for (const auto& d : diffs)
-        h += "<tr>" + td(std::to_string(d.index), "n") +
+        h += "<tr>" + td(htmlEscape(report::indexText(b, d.index)), "n") +
              td(htmlEscape(formatValue(b.dtype, d.bitsA)), "n") +
              td(htmlEscape(formatValue(b.dtype, d.bitsB)), "n") +
              td(htmlEscape(formatBits(b.dtype, d.bitsA)), "mono") +
              td(htmlEscape(formatBits(b.dtype, d.bitsB)), "mono") +
              td(htmlEscape(report::formatNumber(d.absDelta)), "n") + "</tr>";
     h += "</table>\n";
+}
+
+// ", shape [64, 8]" or ", shape not applied: <why>".
+std::string shapeText(const BufferResult& b) {
+    if (!b.shapeError.empty()) return ", shape not applied: " + htmlEscape(b.shapeError);
+    if (b.shape.empty()) return "";
+    std::string dims;
+    for (auto d : b.shape)
+        dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return ", shape [" + dims + "]";
+}
+
+// Where the differences sit in a shaped buffer: whole rows or a scatter name different bugs.
+std::string placement(const BufferResult& b) {
+    const std::string text = placementSummary(b.stats, b.shape);
+    return text.empty() ? "" : "<p>" + htmlEscape(text) + "</p>\n";
 }
 
 void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& differing,
@@ -194,8 +211,8 @@ void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& 
             "<section id=\"b" + std::to_string(differing[r]) + "\"><h3>step " +
             std::to_string(b.step) + " · <code>" + htmlEscape(b.group) + "</code> · <code>" +
             htmlEscape(b.name) + "</code> <span class=\"note\">(" + htmlEscape(b.fileName) + ", " +
-            htmlEscape(dtypeName(b.dtype)) +
-            ")</span></h3>\n<div class=\"charts\"><div>"
+            htmlEscape(dtypeName(b.dtype)) + shapeText(b) + ")</span></h3>\n" + placement(b) +
+            "<div class=\"charts\"><div>"
             "<p>log10 |Δ| per decade</p>" +
             report::svgBarChart(report::deltaBars(s.deltaHistogram), "log10 |Δ| per decade") +
             "<p class=\"note\">|Δ| = 0 (sign of zero only): " +

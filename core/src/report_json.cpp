@@ -5,6 +5,7 @@
 
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 
 #include "report_text.h"
@@ -51,7 +52,9 @@ Json elementValue(DType t, std::uint64_t bits) {
     return static_cast<std::int64_t>(bits << shift) >> shift;
 }
 
-Json diffs(DType t, const std::vector<ElementDiff>& list) {
+// `at` is the index as a tuple for a shaped buffer ("(3, 17)"), absent for a flat one.
+Json diffs(const BufferResult& b, const std::vector<ElementDiff>& list) {
+    const DType t = b.dtype;
     Json out = Json::array();
     for (const auto& d : list) {
         out.push_back({{"index", d.index},
@@ -60,6 +63,7 @@ Json diffs(DType t, const std::vector<ElementDiff>& list) {
                        {"a_bits", formatBits(t, d.bitsA)},
                        {"b_bits", formatBits(t, d.bitsB)},
                        {"abs_delta", number(d.absDelta)}});
+        if (!b.shape.empty()) out.back()["at"] = formatIndex(d.index, b.shape);
     }
     return out;
 }
@@ -111,8 +115,11 @@ Json buffer(const BufferResult& b) {
             {"hash_a", report::hex16(s.hashA)},
             {"hash_b", report::hex16(s.hashB)},
             {"error", nullIfEmpty(b.error)},
-            {"first_diffs", diffs(b.dtype, s.firstDiffs)},
-            {"largest_diffs", diffs(b.dtype, s.largestDiffs)},
+            {"shape", b.shape.empty() ? Json(nullptr) : Json(b.shape)},
+            {"shape_error", nullIfEmpty(b.shapeError)},
+            {"placement", nullIfEmpty(placementSummary(s, b.shape))},
+            {"first_diffs", diffs(b, s.firstDiffs)},
+            {"largest_diffs", diffs(b, s.largestDiffs)},
             {"histograms", histograms(s)}};
 }
 

@@ -4,6 +4,7 @@
 
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 
 #include "report_common.h"
@@ -144,6 +145,15 @@ void buffersSection(std::string& md, const Analysis& a) {
         md += "\n… and " + std::to_string(differing.size() - shown) +
               " more differing buffers (see the JSON report).\n";
     md += "\n";
+    // Where the differences sit in shaped buffers: whole rows or a scatter name different bugs.
+    std::string where;
+    for (std::size_t r = 0; r < shown; ++r) {
+        const auto& b = a.buffers[differing[r]];
+        if (const std::string text = placementSummary(b.stats, b.shape); !text.empty())
+            where += "- step " + std::to_string(b.step) + " " + code(b.name, false) + ": " +
+                     plain(text) + "\n";
+    }
+    if (!where.empty()) md += "Where the differences sit:\n\n" + where + "\n";
 }
 
 // n_diff of every buffer that differs somewhere, step by step: a one-step event and a

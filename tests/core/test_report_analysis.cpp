@@ -72,8 +72,13 @@ TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
     EXPECT_EQ(b["max_rel_delta"], 2.0);
     // 4 vs -4: both magnitudes' distance from zero (0x40800000 each) plus 1 for the sign.
     EXPECT_EQ(b["max_ulp"], 2u * 0x40800000u + 1u);
-    EXPECT_EQ(b["first_diffs"][0], json::parse(R"({"index":1,"a":2.0,"b":2.5,"a_bits":"0x40000000",
-        "b_bits":"0x40200000","abs_delta":0.5})"));
+    // The default schema shapes sampled_h_t as [batch, *], batch being sampled_actions' length.
+    EXPECT_EQ(b["shape"], json::array({2, 2}));
+    EXPECT_TRUE(b["shape_error"].is_null());
+    EXPECT_EQ(b["placement"],
+              "2 of 2 rows and 1 of 2 columns hold differences (50% of the elements)");
+    EXPECT_EQ(b["first_diffs"][0], json::parse(R"j({"index":1,"a":2.0,"b":2.5,"a_bits":"0x40000000",
+        "b_bits":"0x40200000","abs_delta":0.5,"at":"(0, 1)"})j"));
     EXPECT_EQ(b["histograms"]["log10_abs_delta"]["bins"],
               json::parse(R"([{"decade":-1,"count":1},{"decade":0,"count":1}])"));
     EXPECT_EQ(
@@ -85,11 +90,18 @@ TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
 
     const std::string md = dumpscope::reportMarkdown(a);
     EXPECT_NE(md.find("| 0 | 1/2 | = | — | — | — |\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("| 0 | `G` | `sampled_h_t` | f32 | numeric | 2/4 | `[1] 2 vs 2.5` | 8 | 2 | "
-                      "2164260865 |\n"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("| 0 | `G` | `sampled_h_t` | f32 | numeric | 2/4 | `(0, 1) 2 vs 2.5` | 8 | 2 | "
+                "2164260865 |\n"),
+        std::string::npos)
+        << md;
+    EXPECT_NE(
+        md.find("Where the differences sit:\n\n- step 0 `sampled_h_t`: 2 of 2 rows and 1 of 2 "
+                "columns hold differences (50% of the elements)\n"),
+        std::string::npos)
         << md;
     const std::string html = dumpscope::reportHtml(a);
+    EXPECT_NE(html.find("f32, shape [2, 2])"), std::string::npos);
     EXPECT_NE(html.find("<td class=\"div\" title=\"diverge, max |Δ| 8\">1/2</td>"),
               std::string::npos);
     EXPECT_NE(html.find("<title>2^31: 1</title>"), std::string::npos);
