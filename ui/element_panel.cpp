@@ -114,13 +114,15 @@ ElementPanel::ElementPanel(QWidget* parent)
     updateControls();
 }
 
-ElementPanel::~ElementPanel() { stopWorkers(); }
-
-void ElementPanel::stopWorkers() {
+ElementPanel::~ElementPanel() {
     m_stop->store(true);
     m_rangeStop->store(true);
-    // A scan stops within one chunk; waiting keeps every worker from outliving the panel.
-    for (QThread* thread : m_threads) thread->wait();
+    // A scan stops within one chunk; waiting keeps every worker from outliving the panel. Their
+    // queued deleteLater dies with the panel, so they are deleted here.
+    for (QThread* thread : std::as_const(m_threads)) {
+        thread->wait();
+        delete thread;
+    }
 }
 
 void ElementPanel::clear() { setBuffer(nullptr, -1); }
@@ -178,7 +180,9 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     m_filterBar->hide();
 
     if (m_a && m_b) {
-        if (buffer->stats.nDiff == 0 && !isDivergent(buffer->status)) {
+        // A compared, equal pair has nothing to scan for; anything else (pending included) is
+        // scanned, since the index is the table's own truth about which rows differ.
+        if (!buffer->pending && buffer->status == Status::equal && buffer->stats.nDiff == 0) {
             m_diffs = std::make_shared<DiffIndex>(); // equal: nothing to scan for
         } else {
             const std::uint64_t sequence = m_diffSequence;

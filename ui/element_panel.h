@@ -79,7 +79,6 @@ private:
     void buildIndex(const dumpscope::DiffFilter& filter, const StopFlag& stop,
                     std::function<void(IndexPtr, const QString&)> done);
     void applyRangeFilter(const dumpscope::DiffFilter& filter);
-    void stopWorkers();
     void applyMode();
     const dumpscope::DiffIndex* navigationIndex() const;
     void setFirstRow(quint64 first);

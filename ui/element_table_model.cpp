@@ -35,6 +35,14 @@ bool readBits(const std::shared_ptr<const BufferView>& view, quint64 element, st
 
 ElementTableModel::ElementTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+// The window's elements, looked up once per move: a repaint asks data() for ~10 roles per
+// cell, and a select() per call would cost more than the formatting.
+void ElementTableModel::refreshWindow() {
+    m_rowElements.resize(std::size_t(m_rowCount));
+    for (int r = 0; r < m_rowCount; ++r)
+        m_rowElements[std::size_t(r)] = elementOfLogicalRow(m_firstRow + quint64(r)).value_or(0);
+}
+
 void ElementTableModel::setSource(std::shared_ptr<const BufferView> a,
                                   std::shared_ptr<const BufferView> b) {
     beginResetModel();
@@ -44,6 +52,7 @@ void ElementTableModel::setSource(std::shared_ptr<const BufferView> a,
     m_rowIndex.reset();
     m_firstRow = 0;
     m_rowCount = computeRowCount();
+    refreshWindow();
     endResetModel();
 }
 
@@ -52,6 +61,7 @@ void ElementTableModel::setRowIndex(std::shared_ptr<const DiffIndex> index) {
     m_rowIndex = std::move(index);
     m_firstRow = 0;
     m_rowCount = computeRowCount();
+    refreshWindow();
     endResetModel();
 }
 
@@ -86,13 +96,16 @@ void ElementTableModel::setWindow(quint64 first, int rows) {
     if (newCount < oldCount) {
         beginRemoveRows({}, newCount, oldCount - 1);
         m_rowCount = newCount;
+        refreshWindow();
         endRemoveRows();
     } else if (newCount > oldCount) {
         beginInsertRows({}, oldCount, newCount - 1);
         m_rowCount = newCount;
+        refreshWindow();
         endInsertRows();
     }
     m_firstRow = first;
+    refreshWindow();
     if (moved && m_rowCount > 0)
         emit dataChanged(index(0, 0), index(m_rowCount - 1, ColumnCount - 1));
 }
@@ -114,7 +127,7 @@ std::optional<quint64> ElementTableModel::logicalRowOfElement(quint64 element) c
 
 std::optional<quint64> ElementTableModel::elementAt(int windowRow) const {
     if (windowRow < 0 || windowRow >= m_rowCount) return std::nullopt;
-    return elementOfLogicalRow(m_firstRow + quint64(windowRow));
+    return m_rowElements[std::size_t(windowRow)];
 }
 
 int ElementTableModel::rowCount(const QModelIndex& parent) const {

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 // The elements of one buffer pair, formatted lazily from the core's BufferView in data().
 //
@@ -67,6 +68,7 @@ public:
 
 private:
     int computeRowCount() const;
+    void refreshWindow();
 
     std::shared_ptr<const dumpscope::BufferView> m_a, m_b;
     std::shared_ptr<const dumpscope::DiffIndex> m_rowIndex;
@@ -74,4 +76,5 @@ private:
     quint64 m_firstRow = 0;
     int m_windowRows = 64;
     int m_rowCount = 0; // rows currently exposed, kept in step with begin/end notifications
+    std::vector<quint64> m_rowElements; // element of each exposed row
 };

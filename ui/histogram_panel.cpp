@@ -128,6 +128,8 @@ void HistogramPanel::rebuild() {
     QString empty;
     if (!buffer) {
         empty = tr("Select a buffer to see the distribution of its differences.");
+    } else if (buffer->pending) {
+        empty = tr("Not compared yet.");
     } else if (isError(buffer->status)) {
         empty = tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
     } else if (isOneSided(buffer->status)) {
