@@ -91,7 +91,8 @@ std::string countText(const BufferResult& b) {
 }
 
 std::string indexText(const BufferResult& b, std::uint64_t index) {
-    return b.shape.empty() ? "[" + std::to_string(index) + "]" : formatIndex(index, b.shape);
+    // A one-dimensional shape indexes like a flat buffer.
+    return b.shape.size() < 2 ? "[" + std::to_string(index) + "]" : formatIndex(index, b.shape);
 }
 
 std::string firstDiffText(const BufferResult& b) {

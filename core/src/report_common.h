@@ -32,7 +32,7 @@ std::vector<std::size_t> oneSidedBuffers(const Analysis& analysis);
 
 // "step 2: grad_h_t_q vs ..." pieces used in tables.
 std::string countText(const BufferResult& b); // "3/10", "3/10 (A 10, B 12)"
-// "[17]" for a flat buffer, "(3, 1)" for a shaped one.
+// "[17]" for a flat (or one-dimensional) buffer, "(3, 1)" for a shaped one.
 std::string indexText(const BufferResult& b, std::uint64_t index);
 std::string firstDiffText(const BufferResult& b); // "[17] 0.5 vs 0.50000006", "" when none
 std::string kindText(const BufferResult& b);      // "rounding", "numeric, within tolerance"

@@ -52,7 +52,8 @@ Json elementValue(DType t, std::uint64_t bits) {
     return static_cast<std::int64_t>(bits << shift) >> shift;
 }
 
-// `at` is the index as a tuple for a shaped buffer ("(3, 17)"), absent for a flat one.
+// `at` is the index as a tuple for a buffer of two or more dimensions ("(3, 17)"), absent
+// otherwise.
 Json diffs(const BufferResult& b, const std::vector<ElementDiff>& list) {
     const DType t = b.dtype;
     Json out = Json::array();
@@ -63,7 +64,7 @@ Json diffs(const BufferResult& b, const std::vector<ElementDiff>& list) {
                        {"a_bits", formatBits(t, d.bitsA)},
                        {"b_bits", formatBits(t, d.bitsB)},
                        {"abs_delta", number(d.absDelta)}});
-        if (!b.shape.empty()) out.back()["at"] = formatIndex(d.index, b.shape);
+        if (b.shape.size() >= 2) out.back()["at"] = formatIndex(d.index, b.shape);
     }
     return out;
 }

@@ -248,6 +248,8 @@ TEST(ReportJson, IntegerElementsAreExactAndNoDivergenceIsNull) {
     auto u = buffer("K", "counts", dumpscope::Status::diverge);
     u.dtype = dumpscope::DType::u64;
     u.stats.firstDiffs = {{2, (std::uint64_t{1} << 63) + 1, 0, 1.0}};
+    b.shape = {4};    // one dimension: indexes like a flat buffer
+    u.shape = {3, 1}; // element 2 is (2, 0)
     a.buffers = {b, u};
     a.matrix = {{3, {cell("K", dumpscope::Status::diverge, {0, 1}, 2, 1.0)}}};
 
@@ -260,6 +262,12 @@ TEST(ReportJson, IntegerElementsAreExactAndNoDivergenceIsNull) {
     EXPECT_EQ(bufs[0]["first_diffs"][0]["a_bits"], "0xbfffffffffffffff");
     EXPECT_EQ(bufs[1]["first_diffs"][0]["a"].get<std::uint64_t>(), (std::uint64_t{1} << 63) + 1);
     EXPECT_TRUE(j["schema"].is_null());
+    EXPECT_FALSE(bufs[0]["first_diffs"][0].contains("at"));
+    EXPECT_EQ(bufs[1]["first_diffs"][0]["at"], "(2, 0)");
+    EXPECT_EQ(bufs[1]["shape"], json::array({3, 1}));
+    const std::string md = dumpscope::reportMarkdown(a);
+    EXPECT_NE(md.find("`[0] -4611686018427387905 vs 7`"), std::string::npos) << md;
+    EXPECT_NE(md.find("`(2, 0) 9223372036854775809 vs 0`"), std::string::npos) << md;
 }
 
 TEST(ReportMarkdown, HostileAnalysisTablesAndEscaping) {
