@@ -19,6 +19,10 @@ namespace {
 
 using report::displayText;
 
+// GitHub refuses issue bodies over 65,536 characters: three tables of this many rows stay
+// well under it (the HTML and JSON reports carry the rest).
+constexpr std::size_t kMaxRows = 100;
+
 // A code span holding `s` literally: the fence is one backtick longer than the longest run of
 // backticks inside, padded with spaces when the text starts or ends with one (CommonMark).
 std::string code(std::string_view raw, bool inTable) {
@@ -104,7 +108,7 @@ void matrixSection(std::string& md, const Analysis& a) {
     for (std::size_t i = 0; i < columns.size(); ++i)
         md += ":---:|";
     md += "\n";
-    const std::size_t shown = std::min(a.matrix.size(), report::kMaxTableRows);
+    const std::size_t shown = std::min(a.matrix.size(), kMaxRows);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& step = a.matrix[r];
         md += "| " + std::to_string(step.step) + " |";
@@ -129,7 +133,7 @@ void buffersSection(std::string& md, const Analysis& a) {
         "| step | group | buffer | dtype | kind | n_diff/n | first diff | max \\|Δ\\| | max rel Δ "
         "| max ULP |\n"
         "|---:|---|---|---|---|---:|---|---:|---:|---:|\n";
-    const std::size_t shown = std::min(differing.size(), report::kMaxTableRows);
+    const std::size_t shown = std::min(differing.size(), kMaxRows);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = a.buffers[differing[r]];
         const auto& s = b.stats;
@@ -170,7 +174,7 @@ void growthSection(std::string& md, const Analysis& a) {
     for (std::size_t c = 0; c < nSteps; ++c)
         md += "---:|";
     md += "\n";
-    const std::size_t shown = std::min(series.size(), report::kMaxTableRows);
+    const std::size_t shown = std::min(series.size(), kMaxRows);
     for (std::size_t r = 0; r < shown; ++r) {
         md += "| " + code(series[r].group, true) + " | " + code(series[r].name, true) + " |";
         for (std::size_t c = 0; c < nSteps; ++c) {
@@ -185,39 +189,35 @@ void growthSection(std::string& md, const Analysis& a) {
     md += "\n";
 }
 
+// A bulleted section of at most kMaxRows items; `item(k)` renders the k-th.
+template <typename Item>
+void listSection(std::string& md, const char* title, std::size_t count, Item item) {
+    if (count == 0) return;
+    md += std::string("## ") + title + "\n\n";
+    for (std::size_t k = 0; k < std::min(count, kMaxRows); ++k)
+        md += "- " + item(k) + "\n";
+    if (count > kMaxRows)
+        md += "- … and " + std::to_string(count - kMaxRows) + " more (see the JSON report)\n";
+    md += "\n";
+}
+
 void problemsSection(std::string& md, const Analysis& a) {
     const auto errors = report::errorBuffers(a);
+    listSection(md, "Errors", errors.size(), [&](std::size_t k) {
+        const auto& b = a.buffers[errors[k]];
+        return "step " + std::to_string(b.step) + " " + code(b.fileName, false) + ": " +
+               plain(b.error.empty() ? std::string(statusName(b.status)) : b.error);
+    });
     const auto oneSided = report::oneSidedBuffers(a);
-    if (!errors.empty()) {
-        md += "## Errors\n\n";
-        for (std::size_t i : errors) {
-            const auto& b = a.buffers[i];
-            md += "- step " + std::to_string(b.step) + " " + code(b.fileName, false) + ": " +
-                  plain(b.error.empty() ? std::string(statusName(b.status)) : b.error) + "\n";
-        }
-        md += "\n";
-    }
-    if (!oneSided.empty()) {
-        md += "## Present in one run only\n\n";
-        for (std::size_t i : oneSided) {
-            const auto& b = a.buffers[i];
-            md += "- " + code(b.fileName, false) + " only in run " +
-                  (b.status == Status::only_in_a ? "A" : "B") + "\n";
-        }
-        md += "\n";
-    }
-    if (!a.unclassified.empty()) {
-        md += "## Unclassified files\n\n";
-        for (const auto& f : a.unclassified)
-            md += "- " + code(f, false) + "\n";
-        md += "\n";
-    }
-    if (!a.warnings.empty()) {
-        md += "## Warnings\n\n";
-        for (const auto& w : a.warnings)
-            md += "- " + plain(w) + "\n";
-        md += "\n";
-    }
+    listSection(md, "Present in one run only", oneSided.size(), [&](std::size_t k) {
+        const auto& b = a.buffers[oneSided[k]];
+        return code(b.fileName, false) + " only in run " +
+               (b.status == Status::only_in_a ? "A" : "B");
+    });
+    listSection(md, "Unclassified files", a.unclassified.size(),
+                [&](std::size_t k) { return code(a.unclassified[k], false); });
+    listSection(md, "Warnings", a.warnings.size(),
+                [&](std::size_t k) { return plain(a.warnings[k]); });
 }
 
 void interpretationSection(std::string& md, const Analysis& a) {

@@ -3,6 +3,7 @@
 // writes into a run directory.
 
 #include "dumpscope/report.h"
+#include "dumpscope/schema.h"
 #include "dumpscope/version.h"
 
 #include "test_support.h"
@@ -392,4 +393,43 @@ TEST(ReportFormat, ByExtension) {
     EXPECT_EQ(dumpscope::reportFormatFor("r.Html"), ReportFormat::html);
     EXPECT_FALSE(dumpscope::reportFormatFor("r.txt"));
     EXPECT_FALSE(dumpscope::reportFormatFor("json"));
+}
+
+// A GitHub issue body holds at most 65,536 characters: a large analysis must still fit, with
+// every table and list cut and saying so.
+TEST(ReportMarkdown, LargeAnalysisStaysPasteable) {
+    dumpscope::Analysis a;
+    a.schema = std::make_shared<dumpscope::Schema>(dumpscope::defaultSchema());
+    for (std::uint64_t step = 0; step < 300; ++step) {
+        a.steps.push_back(step);
+        dumpscope::StepResult row;
+        row.step = step;
+        for (const auto& g : a.schema->groups) {
+            dumpscope::GroupCell c = cell(g.id, dumpscope::Status::diverge, {}, 0, 1.0);
+            for (const auto& spec : g.buffers) {
+                auto b = buffer(g.id, spec.name, dumpscope::Status::diverge);
+                b.step = step;
+                b.stats.nDiff = 3;
+                b.stats.firstDiffs = {{1, bits(1.0f), bits(2.0f), 1.0}};
+                c.buffers.push_back(a.buffers.size());
+                ++c.nDivergent;
+                a.buffers.push_back(std::move(b));
+            }
+            row.cells.push_back(std::move(c));
+        }
+        a.matrix.push_back(std::move(row));
+    }
+    for (int i = 0; i < 500; ++i)
+        a.unclassified.push_back("step_0_extra_" + std::to_string(i) + ".bin");
+    for (int i = 0; i < 150; ++i)
+        a.warnings.push_back("warning " + std::to_string(i));
+
+    const std::string md = dumpscope::reportMarkdown(a);
+    EXPECT_LT(md.size(), 65536u);
+    EXPECT_NE(md.find("… and 200 more steps (see the JSON report)."), std::string::npos);
+    EXPECT_NE(md.find("… and 9200 more differing buffers (see the JSON report)."),
+              std::string::npos);
+    EXPECT_NE(md.find("The table is cut to 31 buffers and 24 steps"), std::string::npos);
+    EXPECT_NE(md.find("- … and 400 more (see the JSON report)\n"), std::string::npos);
+    EXPECT_NE(md.find("- warning 99\n- … and 50 more (see the JSON report)\n"), std::string::npos);
 }
