@@ -11,9 +11,10 @@ using namespace dumpscope;
 
 namespace {
 
-// Shortest text that reads back to the same double: a Δ must not look equal to zero when the
-// two values are one ULP apart.
-QString doubleText(double v) {
+// Exact: the shortest text that reads back to the same double (tooltips). Otherwise six
+// significant digits, which keep the column narrow and still never show a one-ULP Δ as zero.
+QString doubleText(double v, bool exact) {
+    if (!exact) return QString::number(v, 'g', 6);
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     return QString::fromLatin1(buf, static_cast<int>(r.ptr - buf));
@@ -138,7 +139,7 @@ int ElementTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ElementTableModel::cellText(quint64 element, int column) const {
+QString ElementTableModel::cellText(quint64 element, int column, bool exact) const {
     std::uint64_t a = 0, b = 0;
     const bool hasA = readBits(m_a, element, a);
     const bool hasB = readBits(m_b, element, b);
@@ -154,8 +155,8 @@ QString ElementTableModel::cellText(quint64 element, int column) const {
     if (a == b) return QStringLiteral("0"); // bitwise equal, identical NaNs included
     const ElementDelta d = elementDelta(m_dtype, a, b);
     switch (column) {
-    case DeltaColumn: return doubleText(d.absDelta);
-    case RelDeltaColumn: return doubleText(d.relDelta);
+    case DeltaColumn: return doubleText(d.absDelta, exact);
+    case RelDeltaColumn: return doubleText(d.relDelta, exact);
     case UlpColumn: return d.ulp ? QString::number(*d.ulp) : QStringLiteral("—");
     default: return {};
     }
@@ -167,6 +168,10 @@ QVariant ElementTableModel::data(const QModelIndex& index, int role) const {
     if (!element) return {};
     switch (role) {
     case Qt::DisplayRole: return cellText(*element, index.column());
+    case Qt::ToolTipRole:
+        if (index.column() == DeltaColumn || index.column() == RelDeltaColumn)
+            return cellText(*element, index.column(), true);
+        return {};
     case ElementIndexRole: return QVariant::fromValue<quint64>(*element);
     case DiffersRole:
     case Qt::BackgroundRole: {

@@ -57,8 +57,9 @@ public:
     std::optional<quint64> logicalRowOfElement(quint64 element) const;
     std::optional<quint64> elementAt(int windowRow) const;
 
-    // The display text of one cell of element `element`, as data() gives it (copy, tests).
-    QString cellText(quint64 element, int column) const;
+    // The display text of one cell of element `element`, as data() gives it (copy, tests);
+    // `exact`: Δ and relative Δ in full (shortest round-trip) rather than six digits.
+    QString cellText(quint64 element, int column, bool exact = false) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -144,8 +144,10 @@ TEST_F(ElementPanelTest, RowsAndValuesMatchTheCoreStatisticsInBothModes) {
                   text(formatBits(r.dtype, d.bitsA)));
         EXPECT_EQ(model->index(row, ElementTableModel::BBitsColumn).data().toString(),
                   text(formatBits(r.dtype, d.bitsB)));
-        const double delta =
-            model->index(row, ElementTableModel::DeltaColumn).data().toString().toDouble();
+        // Six digits on screen, the exact double in the tooltip.
+        const QModelIndex deltaCell = model->index(row, ElementTableModel::DeltaColumn);
+        const double delta = deltaCell.data(Qt::ToolTipRole).toString().toDouble();
+        EXPECT_EQ(deltaCell.data().toString(), QString::number(d.absDelta, 'g', 6));
         if (std::isnan(d.absDelta)) EXPECT_TRUE(std::isnan(delta));
         else EXPECT_EQ(delta, d.absDelta) << d.index;
     }
