@@ -1,152 +1,17 @@
-// The report writers (issue 2 section 6, issue 6 section 3): JSON that parses back for every
-// input, Markdown tables, self-contained and escaped HTML, and the atomic writer that never
-// writes into a run directory.
+// The JSON and HTML report writers on hand-built analyses (issue 2 section 6, issue 6 section
+// 3): JSON that parses back for every input, self-contained and escaped HTML.
 
 #include "dumpscope/report.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/version.h"
 
-#include "test_support.h"
+#include "report_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <bit>
-#include <cmath>
-#include <limits>
-
-namespace fs = std::filesystem;
-using dumpscope::test::TempDir;
 using nlohmann::json;
-
-namespace {
-
-constexpr const char* kScript = "<script>alert(1)</script>";
-constexpr const char* kAmp = "a&b\"c";
-const std::string kBadUtf8 = "bad\xff\xfe";
-const std::string kPipeTick = "p|q`r";
-
-std::uint64_t bits(float f) {
-    return std::bit_cast<std::uint32_t>(f);
-}
-
-dumpscope::BufferResult buffer(const std::string& group, const std::string& name,
-                               dumpscope::Status status) {
-    dumpscope::BufferResult b;
-    b.step = 3;
-    b.group = group;
-    b.name = name;
-    b.fileName = "step_3_" + name + ".bin";
-    b.status = status;
-    b.pending = false;
-    b.stats.nA = b.stats.nB = 4;
-    return b;
-}
-
-dumpscope::GroupCell cell(const std::string& group, dumpscope::Status status,
-                          std::vector<std::size_t> buffers, std::size_t nDivergent,
-                          double maxAbsDelta) {
-    dumpscope::GroupCell c;
-    c.group = group;
-    c.status = status;
-    c.buffers = std::move(buffers);
-    c.nDivergent = nDivergent;
-    c.maxAbsDelta = maxAbsDelta;
-    return c;
-}
-
-// Hostile names from a schema and from file names, and every non-finite statistic.
-dumpscope::Analysis hostileAnalysis() {
-    using dumpscope::Status;
-    auto schema = std::make_shared<dumpscope::Schema>();
-    schema->name = "hostile <schema>";
-    schema->groups.push_back({"G",
-                              "G <b>label</b>",
-                              {{kScript, "g_x", dumpscope::DType::f32, {}},
-                               {kAmp, "g_y", dumpscope::DType::f32, {}},
-                               {kPipeTick, "g_z", dumpscope::DType::f32, {}}}});
-
-    dumpscope::Analysis a;
-    a.runA = "/tmp/runs/a\xff";
-    a.runB = "/tmp/runs/b";
-    a.schema = schema;
-    a.steps = {3};
-
-    auto script = buffer("G", kScript, Status::diverge);
-    auto& s = script.stats;
-    s.nDiff = 2;
-    s.firstDiff = 1;
-    s.lastDiff = 3;
-    s.maxAbsDelta = std::numeric_limits<double>::infinity();
-    s.maxAbsDeltaIndex = 3;
-    s.maxRelDelta = std::nan("");
-    s.maxUlp = 5;
-    s.nanB = 1;
-    s.infB = 1;
-    s.hashA = 0x1234;
-    s.hashB = 0xdeadbeefcafef00dull;
-    s.firstDiffs = {{1, bits(1.0f), 0x7fc00000u, std::nan("")},
-                    {3, bits(-2.5f), bits(-INFINITY), INFINITY}};
-    s.largestDiffs = {s.firstDiffs[1], s.firstDiffs[0]};
-    s.deltaHistogram.counts[static_cast<std::size_t>(-7 - dumpscope::DeltaHistogram::kMinDecade)] =
-        3;
-    s.deltaHistogram.counts[static_cast<std::size_t>(2 - dumpscope::DeltaHistogram::kMinDecade)] =
-        1;
-    s.deltaHistogram.zero = 1;
-    s.deltaHistogram.nan = 1;
-    s.ulpHistogram.counts[0] = 2;
-    s.ulpHistogram.counts[5] = 1;
-    s.ulpHistogram.undefined = 1;
-
-    script.kind = dumpscope::Kind::nan_inf_mismatch;
-    auto amp = buffer("G", kAmp, Status::only_in_a);
-    auto pipe = buffer("G", kPipeTick, Status::within_tolerance);
-    pipe.kind = dumpscope::Kind::numeric;
-    pipe.stats.nDiff = 1;
-    pipe.stats.firstDiff = pipe.stats.lastDiff = 0;
-    pipe.stats.maxAbsDelta = 0.5;
-    pipe.stats.maxAbsDeltaIndex = 0;
-    pipe.stats.maxRelDelta = 0.25;
-    pipe.stats.maxUlp = 4194304;
-    pipe.stats.firstDiffs = {{0, bits(2.0f), bits(1.5f), 0.5}};
-    pipe.stats.deltaHistogram
-        .counts[static_cast<std::size_t>(-1 - dumpscope::DeltaHistogram::kMinDecade)] = 1;
-    pipe.stats.ulpHistogram.counts[22] = 1;
-    auto bad = buffer(dumpscope::kOtherGroup, kBadUtf8, Status::error);
-    bad.error = "step_3_" + kBadUtf8 + ".bin: size 7 not a multiple of 4 <b>";
-    a.buffers = {script, amp, pipe, bad};
-
-    dumpscope::StepResult step;
-    step.step = 3;
-    step.cells.push_back(
-        cell("G", Status::diverge, {0, 1, 2}, 2, std::numeric_limits<double>::infinity()));
-    step.cells.push_back(cell(dumpscope::kOtherGroup, Status::error, {3}, 0, 0));
-    a.matrix = {step};
-    a.unclassified = {"step_3_" + kBadUtf8 + ".bin"};
-    a.warnings = {std::string("warn ") + kScript + " \xff"};
-
-    auto& v = a.verdict;
-    v.exitCode = 2;
-    v.firstDivergentStep = 3;
-    v.divergedGroups = {"G"};
-    v.decisionCase = dumpscope::DecisionCase::g_only;
-    v.text = "  first line <i>\n  second ```line```";
-    v.culprits = {{"G", "G <b>label</b>", true, {kScript, kPipeTick}}};
-    v.rootCause.step = 3;
-    v.rootCause.groups = {"G"};
-    v.rootCause.buffers = {kScript, kPipeTick};
-    v.rootCause.kinds = {dumpscope::Kind::nan_inf_mismatch, dumpscope::Kind::numeric};
-    v.rootCause.suggestion = std::string("NaN appears first in ") + kScript;
-    a.tolerance.ulp = 4194304;
-    return a;
-}
-
-// nlohmann's strict dump throws on invalid UTF-8: a compact validity check for any text.
-void expectValidUtf8(const std::string& text) {
-    EXPECT_NO_THROW((void)json(text).dump()) << "output is not valid UTF-8";
-}
-
-} // namespace
+using namespace dumpscope::test::report;
 
 TEST(ReportJson, HostileAnalysisParsesWithHandComputedFields) {
     const auto a = hostileAnalysis();
@@ -271,58 +136,6 @@ TEST(ReportJson, IntegerElementsAreExactAndNoDivergenceIsNull) {
     EXPECT_NE(md.find("`(2, 0) 9223372036854775809 vs 0`"), std::string::npos) << md;
 }
 
-TEST(ReportMarkdown, HostileAnalysisTablesAndEscaping) {
-    const std::string md = dumpscope::reportMarkdown(hostileAnalysis());
-    expectValidUtf8(md);
-    EXPECT_NE(md.find("# dumpscope report\n"), std::string::npos);
-    EXPECT_NE(md.find("- Run A: `/tmp/runs/a\\xFF`\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("first divergent step **3**, diverged groups `G`, decision case `g_only`, "
-                      "exit code 2"),
-              std::string::npos)
-        << md;
-    EXPECT_NE(md.find("groups `G`; buffers `<script>alert(1)</script>`, ``p|q`r``."),
-              std::string::npos)
-        << md;
-    // Matrix: header with the group ids and one row per step.
-    EXPECT_NE(md.find("| step | `G` | `other` |\n|---:|:---:|:---:|\n| 3 | 2/3 | err |\n"),
-              std::string::npos)
-        << md;
-    // Diverging buffers: `|` escaped inside the cell, a backtick inside widens the code fence.
-    EXPECT_NE(md.find("| 3 | `G` | `<script>alert(1)</script>` | f32 | nan_inf_mismatch | 2/4 | "
-                      "`[1] 1 vs nan` | inf | "
-                      "nan | 5 |\n"),
-              std::string::npos)
-        << md;
-    EXPECT_NE(md.find("| 3 | `G` | ``p\\|q`r`` | f32 | numeric, within tolerance | 1/4 | `[0] 2 vs "
-                      "1.5` | 0.5 | 0.25 | 4194304 |\n"),
-              std::string::npos)
-        << md;
-    EXPECT_NE(md.find("- Tolerance: ulp 4194304; the verdict stays bitwise\n"), std::string::npos);
-    EXPECT_NE(md.find("Kind: nan\\_inf\\_mismatch — NaN appears first in \\<script\\>alert(1)"
-                      "\\</script\\>\n"),
-              std::string::npos)
-        << md;
-    EXPECT_NE(
-        md.find("| group | buffer | 3 |\n|---|---|---:|\n| `G` | `<script>alert(1)</script>` | 2 "
-                "|\n| `G` | ``p\\|q`r`` | ≈1 |\n"),
-        std::string::npos)
-        << md;
-    // One-sided buffers are listed apart, not in the divergence table.
-    EXPECT_NE(md.find("- `step_3_a&b\"c.bin` only in run A\n"), std::string::npos) << md;
-    EXPECT_EQ(md.find(std::string("| `") + kAmp), std::string::npos) << md;
-    // Messages are plain text with Markdown/HTML syntax escaped.
-    EXPECT_NE(
-        md.find("- step 3 `step_3_bad\\xFF\\xFE.bin`: step\\_3\\_bad\\\\xFF\\\\xFE.bin: size 7 "
-                "not a multiple of 4 \\<b\\>\n"),
-        std::string::npos)
-        << md;
-    EXPECT_NE(md.find("- warn \\<script\\>alert(1)\\</script\\> \\\\xFF\n"), std::string::npos)
-        << md;
-    // The interpretation text is fenced longer than the backtick run it contains.
-    EXPECT_NE(md.find("````text\n  first line <i>\n  second ```line```\n````\n"), std::string::npos)
-        << md;
-}
-
 TEST(ReportHtml, HostileNamesRenderAsTextAndPageIsSelfContained) {
     const std::string html = dumpscope::reportHtml(hostileAnalysis());
     expectValidUtf8(html);
@@ -371,19 +184,6 @@ TEST(ReportHtml, LargeCountsGetCompactBarLabelsAndExactTooltips) {
     EXPECT_NE(html.find("text-anchor=\"middle\">2.5M</text>"), std::string::npos);
 }
 
-TEST(ReportMarkdown, CancelledAnalysisShowsNotComparedCells) {
-    auto a = hostileAnalysis();
-    a.cancelled = true;
-    a.matrix[0].cells[0].status = dumpscope::Status::equal;
-    a.matrix[0].cells[0].nDivergent = 0;
-    a.matrix[0].cells[0].nPending = 2;
-    const std::string md = dumpscope::reportMarkdown(a);
-    EXPECT_NE(md.find("| 3 | … | err |\n"), std::string::npos) << md;
-    EXPECT_NE(md.find("(analysis cancelled: incomplete)"), std::string::npos) << md;
-    EXPECT_NE(dumpscope::reportHtml(a).find("<td class=\"pend\" title=\"equal\">…</td>"),
-              std::string::npos);
-}
-
 TEST(ReportFormat, ByExtension) {
     using dumpscope::ReportFormat;
     EXPECT_EQ(dumpscope::reportFormatFor("r.json"), ReportFormat::json);
@@ -397,39 +197,3 @@ TEST(ReportFormat, ByExtension) {
 
 // A GitHub issue body holds at most 65,536 characters: a large analysis must still fit, with
 // every table and list cut and saying so.
-TEST(ReportMarkdown, LargeAnalysisStaysPasteable) {
-    dumpscope::Analysis a;
-    a.schema = std::make_shared<dumpscope::Schema>(dumpscope::defaultSchema());
-    for (std::uint64_t step = 0; step < 300; ++step) {
-        a.steps.push_back(step);
-        dumpscope::StepResult row;
-        row.step = step;
-        for (const auto& g : a.schema->groups) {
-            dumpscope::GroupCell c = cell(g.id, dumpscope::Status::diverge, {}, 0, 1.0);
-            for (const auto& spec : g.buffers) {
-                auto b = buffer(g.id, spec.name, dumpscope::Status::diverge);
-                b.step = step;
-                b.stats.nDiff = 3;
-                b.stats.firstDiffs = {{1, bits(1.0f), bits(2.0f), 1.0}};
-                c.buffers.push_back(a.buffers.size());
-                ++c.nDivergent;
-                a.buffers.push_back(std::move(b));
-            }
-            row.cells.push_back(std::move(c));
-        }
-        a.matrix.push_back(std::move(row));
-    }
-    for (int i = 0; i < 500; ++i)
-        a.unclassified.push_back("step_0_extra_" + std::to_string(i) + ".bin");
-    for (int i = 0; i < 150; ++i)
-        a.warnings.push_back("warning " + std::to_string(i));
-
-    const std::string md = dumpscope::reportMarkdown(a);
-    EXPECT_LT(md.size(), 65536u);
-    EXPECT_NE(md.find("… and 200 more steps (see the JSON report)."), std::string::npos);
-    EXPECT_NE(md.find("… and 9200 more differing buffers (see the JSON report)."),
-              std::string::npos);
-    EXPECT_NE(md.find("The table is cut to 31 buffers and 24 steps"), std::string::npos);
-    EXPECT_NE(md.find("- … and 400 more (see the JSON report)\n"), std::string::npos);
-    EXPECT_NE(md.find("- warning 99\n- … and 50 more (see the JSON report)\n"), std::string::npos);
-}
