@@ -8,28 +8,6 @@
 
 namespace dumpscope {
 
-// Mirrors StatsAccumulator's per-difference rules (stats.cpp) so that the table, the filter and
-// the statistics agree on every element: integers take the exact |a-b| (the ULP distance), a
-// float with a NaN side has a NaN |Δ|, and an infinite |Δ| has an infinite relative Δ.
-ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB) {
-    ElementDelta d;
-    d.a = bitsToDouble(t, bitsA);
-    d.b = bitsToDouble(t, bitsB);
-    d.ulp = ulpDistance(t, bitsA, bitsB);
-    if (!isFloat(t))
-        d.absDelta = static_cast<double>(d.ulp.value_or(0));
-    else
-        d.absDelta = d.ulp ? std::fabs(d.a - d.b) : std::nan("");
-    const double scale = std::max(std::fabs(d.a), std::fabs(d.b));
-    if (std::isnan(d.absDelta))
-        d.relDelta = d.absDelta;
-    else if (std::isinf(d.absDelta))
-        d.relDelta = INFINITY;
-    else
-        d.relDelta = scale > 0 ? d.absDelta / scale : 0.0;
-    return d;
-}
-
 bool DiffFilter::matches(DType t, std::uint64_t bitsA, std::uint64_t bitsB) const {
     switch (kind) {
     case Kind::all: return true;

@@ -3,7 +3,9 @@
 // Per-element-type constants and operations, as templates so the compare loops specialise.
 // dtype.cpp's runtime functions dispatch here, so each rule is written once.
 #include "dumpscope/dtype.h"
+#include "dumpscope/stats.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -80,6 +82,29 @@ using F16 = FloatTraits<std::uint16_t, DType::f16, 0x7c00, 0x03ff>;
 using BF16 = FloatTraits<std::uint16_t, DType::bf16, 0x7f80, 0x007f>;
 using F32 = FloatTraits<std::uint32_t, DType::f32, 0x7f800000u, 0x007fffffu>;
 using F64 = FloatTraits<std::uint64_t, DType::f64, 0x7ff0000000000000ull, 0x000fffffffffffffull>;
+
+// One differing pair in the statistics' terms: the single definition of |Δ| (exact |a-b| for
+// integers, NaN with a NaN side), relative Δ (|Δ| / max(|a|,|b|); 0 when both are zero,
+// infinite when |Δ| is) and ULP distance, shared by the statistics, the element table and the
+// histogram-bar filter so that they agree on every element.
+template <typename Tr> ElementDelta pairDelta(typename Tr::Bits a, typename Tr::Bits b) {
+    ElementDelta d;
+    d.a = Tr::value(a);
+    d.b = Tr::value(b);
+    d.ulp = Tr::ulp(a, b);
+    if constexpr (Tr::kFloat)
+        d.absDelta = d.ulp ? std::fabs(d.a - d.b) : std::nan("");
+    else
+        d.absDelta = static_cast<double>(*d.ulp); // exact even where a-b overflows the type
+    const double scale = std::max(std::fabs(d.a), std::fabs(d.b));
+    if (std::isnan(d.absDelta))
+        d.relDelta = d.absDelta;
+    else if (std::isinf(d.absDelta))
+        d.relDelta = INFINITY;
+    else
+        d.relDelta = scale > 0 ? d.absDelta / scale : 0.0;
+    return d;
+}
 
 // Calls f.template operator()<Traits>() for the traits of `t`.
 template <typename F> decltype(auto) visitTraits(DType t, F&& f) {

@@ -140,8 +140,9 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
     if (!s.firstDiff) s.firstDiff = index;
     s.lastDiff = index;
 
-    ElementDiff d{index, a, b, 0.0};
-    const auto ulp = Tr::ulp(a, b); // nullopt when a side is NaN
+    const ElementDelta e = pairDelta<Tr>(a, b);
+    const auto& ulp = e.ulp; // nullopt when a side is NaN
+    ElementDiff d{index, a, b, e.absDelta};
     s.multisetA[0] += mix64(a);
     s.multisetA[1] += mix64(~static_cast<std::uint64_t>(a));
     s.multisetB[0] += mix64(b);
@@ -155,13 +156,10 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
         ++s.ulpHistogram.undefined;
     }
 
-    const double va = Tr::value(a), vb = Tr::value(b);
     if constexpr (Tr::kFloat) {
         if (!ulp) {
-            d.absDelta = std::nan("");
             ++s.deltaHistogram.nan;
         } else {
-            d.absDelta = std::fabs(va - vb);
             if (d.absDelta == 0) {
                 ++s.signedZeroDiffs; // distinct bits, equal values: only +0 vs -0 can do that
                 ++s.deltaHistogram.zero;
@@ -172,11 +170,10 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
             }
         }
     } else {
-        d.absDelta = static_cast<double>(*ulp); // exact |a-b| even where a-b overflows the type
         ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
     }
 
-    if (tolerance.any() && !(Tr::isNan(a) && Tr::isNan(b)) && !withinTolerance(d.absDelta, vb, ulp))
+    if (tolerance.any() && !(Tr::isNan(a) && Tr::isNan(b)) && !withinTolerance(d.absDelta, e.b, ulp))
         ++s.outsideTolerance;
 
     if (!std::isnan(d.absDelta)) {
@@ -184,9 +181,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
             s.maxAbsDelta = d.absDelta;
             s.maxAbsDeltaIndex = index;
         }
-        const double scale = std::max(std::fabs(va), std::fabs(vb));
-        const double rel = std::isinf(d.absDelta) ? INFINITY : (scale > 0 ? d.absDelta / scale : 0.0);
-        s.maxRelDelta = std::max(s.maxRelDelta, rel);
+        s.maxRelDelta = std::max(s.maxRelDelta, e.relDelta);
         keepLargest(d);
     }
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
@@ -265,6 +260,12 @@ BufferStats StatsAccumulator::finish() {
     im.s.largestDiffs = im.heap;
     std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), largerDelta);
     return std::move(im.s);
+}
+
+ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB) {
+    return visitTraits(t, [&]<typename Tr>() {
+        return pairDelta<Tr>(static_cast<typename Tr::Bits>(bitsA), static_cast<typename Tr::Bits>(bitsB));
+    });
 }
 
 BufferStats compareMemory(DType dtype, const void* a, std::size_t bytesA, const void* b,

@@ -14,15 +14,7 @@
 
 namespace dumpscope {
 
-// One element pair in the terms the statistics use (stats.h), for display and filtering.
-struct ElementDelta {
-    double a = 0, b = 0;
-    double absDelta = 0; // |A-B| (exact for integers); NaN when either side is NaN
-    double relDelta = 0; // |Δ| / max(|a|,|b|); 0 when both are zero, NaN with a NaN side,
-                         // infinite when |Δ| is
-    std::optional<std::uint64_t> ulp; // nullopt with a NaN side
-};
-ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB);
+// ElementDelta and elementDelta(): see stats.h.
 
 // Histogram bins that have no decade or power of two: DeltaHistogram's zero / infinite / nan
 // counts and UlpHistogram's undefined count. Values outside the regular bins' ranges so that one

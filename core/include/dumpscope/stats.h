@@ -39,6 +39,16 @@ struct UlpHistogram {
     std::uint64_t undefined = 0; // NaN on a side: no ULP distance
 };
 
+// One element pair in the terms the statistics use , for display and filtering.
+struct ElementDelta {
+    double a = 0, b = 0;
+    double absDelta = 0; // |A-B| (exact for integers); NaN when either side is NaN
+    double relDelta = 0; // |Δ| / max(|a|,|b|); 0 when both are zero, NaN with a NaN side,
+                         // infinite when |Δ| is
+    std::optional<std::uint64_t> ulp; // nullopt with a NaN side
+};
+ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB);
+
 // The bin of one difference in each histogram. Shared by StatsAccumulator and the GUI's
 // "elements of this bar" filter, so that a bar always holds exactly the elements it counts.
 // deltaDecade: for a finite |Δ| > 0, the decade d with |Δ| in [10^d, 10^(d+1)), clamped to the
