@@ -22,11 +22,10 @@ using namespace dumpscope;
 
 ElementPanel::ElementPanel(QWidget* parent)
     : QWidget(parent), m_model(new ElementTableModel(this)), m_view(new QTableView),
-      m_scroll(new QScrollBar(Qt::Vertical)), m_onlyDiffering(new QCheckBox),
-      m_goTo(new QLineEdit), m_previous(new QToolButton), m_next(new QToolButton),
-      m_copy(new QToolButton), m_export(new QToolButton), m_filterBar(new QWidget),
-      m_filterLabel(new QLabel), m_status(new QLabel),
-      m_stop(std::make_shared<std::atomic<bool>>(false)),
+      m_scroll(new QScrollBar(Qt::Vertical)), m_onlyDiffering(new QCheckBox), m_goTo(new QLineEdit),
+      m_previous(new QToolButton), m_next(new QToolButton), m_copy(new QToolButton),
+      m_export(new QToolButton), m_filterBar(new QWidget), m_filterLabel(new QLabel),
+      m_status(new QLabel), m_stop(std::make_shared<std::atomic<bool>>(false)),
       m_rangeStop(std::make_shared<std::atomic<bool>>(false)) {
     m_onlyDiffering->setText(tr("Only differing elements"));
     m_goTo->setPlaceholderText(tr("Go to index"));
@@ -125,7 +124,9 @@ ElementPanel::~ElementPanel() {
     }
 }
 
-void ElementPanel::clear() { setBuffer(nullptr, -1); }
+void ElementPanel::clear() {
+    setBuffer(nullptr, -1);
+}
 
 void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
     const BufferResult* buffer = nullptr;
@@ -215,8 +216,8 @@ void ElementPanel::buildIndex(const DiffFilter& filter, const StopFlag& stop,
              QString::fromStdString(error));
         return;
     }
-    const QString what = filter.kind == DiffFilter::Kind::all ? tr("Indexing differences")
-                                                               : tr("Filtering");
+    const QString what =
+        filter.kind == DiffFilter::Kind::all ? tr("Indexing differences") : tr("Filtering");
     m_status->setText(what + QStringLiteral("…"));
     // The worker touches only its own copies of the views and the stop flag; results come back
     // as queued calls, which Qt drops if the panel is gone (and the destructor waits anyway).
@@ -275,8 +276,10 @@ void ElementPanel::applyMode() {
         m_model->setRowIndex(rows);
         updateWindowSize();
         // Stay on the element the cursor was on when the new rows still hold it.
-        if (m_current && m_model->logicalRowOfElement(*m_current)) goToElement(*m_current);
-        else syncScrollBar();
+        if (m_current && m_model->logicalRowOfElement(*m_current))
+            goToElement(*m_current);
+        else
+            syncScrollBar();
     }
     updateControls();
 }
@@ -285,7 +288,9 @@ void ElementPanel::filterToDeltaDecade(int decade) {
     applyRangeFilter(DiffFilter::deltaDecade(decade));
 }
 
-void ElementPanel::filterToUlpBin(int bin) { applyRangeFilter(DiffFilter::ulpBin(bin)); }
+void ElementPanel::filterToUlpBin(int bin) {
+    applyRangeFilter(DiffFilter::ulpBin(bin));
+}
 
 // A histogram bar's elements need their own scan (the bitmap of all differences does not know
 // the bins), off the GUI thread for big buffers like the first one.
@@ -321,7 +326,9 @@ void ElementPanel::clearRangeFilter() {
 QString ElementPanel::rangeFilterText() const {
     return m_rangeFilter ? m_filterLabel->text() : QString();
 }
-QString ElementPanel::statusText() const { return m_status->text(); }
+QString ElementPanel::statusText() const {
+    return m_status->text();
+}
 
 void ElementPanel::updateControls() {
     const DiffIndex* nav = navigationIndex();
@@ -335,10 +342,9 @@ void ElementPanel::updateControls() {
     if (m_rangeFilter) {
         const bool ulp = m_rangeFilter->kind == DiffFilter::Kind::ulpBin;
         const QString range = HistogramPanel::binDescription(ulp, m_rangeFilter->bin);
-        m_filterLabel->setText(m_rangeIndex ? tr("Showing %1 elements with %2")
-                                                  .arg(m_rangeIndex->count())
-                                                  .arg(range)
-                                            : tr("Filtering to %1…").arg(range));
+        m_filterLabel->setText(
+            m_rangeIndex ? tr("Showing %1 elements with %2").arg(m_rangeIndex->count()).arg(range)
+                         : tr("Filtering to %1…").arg(range));
     }
     if (m_diffs && m_status->text().isEmpty() && m_a && m_b)
         m_status->setText(tr("%1 of %2 elements differ")

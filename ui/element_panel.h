@@ -27,7 +27,7 @@ class QToolButton;
 // thread for big buffers while the table already shows all elements.
 class ElementPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ElementPanel(QWidget* parent = nullptr);
     ~ElementPanel() override;
 
@@ -56,7 +56,7 @@ public:
     // ones in a worker. Tests lower it to exercise the worker.
     void setSyncIndexLimit(quint64 elements) { m_syncLimit = elements; }
 
-public slots:
+  public slots:
     void filterToDeltaDecade(int decade);
     void filterToUlpBin(int bin);
     void clearRangeFilter();
@@ -65,15 +65,15 @@ public slots:
     void previousDifference();
     void copySelection();
 
-signals:
+  signals:
     void indexReady();         // the buffer's differences are indexed
     void rangeFilterApplied(); // the table shows the range filter's elements
     void indexFailed(const QString& error);
 
-protected:
+  protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
-private:
+  private:
     using IndexPtr = std::shared_ptr<const dumpscope::DiffIndex>;
     using StopFlag = std::shared_ptr<std::atomic<bool>>;
     void buildIndex(const dumpscope::DiffFilter& filter, const StopFlag& stop,

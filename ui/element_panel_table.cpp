@@ -47,11 +47,20 @@ bool ElementPanel::eventFilter(QObject* watched, QEvent* event) {
         const qint64 page = std::max(1, m_model->windowRows() - 1);
         if (mods == Qt::NoModifier) {
             switch (key->key()) {
-            case Qt::Key_Up: moveCurrentBy(-1); return true;
-            case Qt::Key_Down: moveCurrentBy(1); return true;
-            case Qt::Key_PageUp: moveCurrentBy(-page); return true;
-            case Qt::Key_PageDown: moveCurrentBy(page); return true;
-            default: break;
+            case Qt::Key_Up:
+                moveCurrentBy(-1);
+                return true;
+            case Qt::Key_Down:
+                moveCurrentBy(1);
+                return true;
+            case Qt::Key_PageUp:
+                moveCurrentBy(-page);
+                return true;
+            case Qt::Key_PageDown:
+                moveCurrentBy(page);
+                return true;
+            default:
+                break;
             }
         } else if (mods == Qt::ControlModifier) {
             if (key->key() == Qt::Key_Home) {
@@ -122,8 +131,10 @@ void ElementPanel::goToLogicalRow(quint64 row) {
     row = std::min(row, total - 1);
     const quint64 first = m_model->firstRow();
     const auto rows = quint64(m_model->windowRows());
-    if (row < first) setFirstRow(row);
-    else if (row >= first + rows) setFirstRow(row - rows + 1);
+    if (row < first)
+        setFirstRow(row);
+    else if (row >= first + rows)
+        setFirstRow(row - rows + 1);
     m_current = m_model->elementOfLogicalRow(row);
     placeCurrent();
     const QModelIndex current = m_view->currentIndex();
@@ -143,7 +154,8 @@ void ElementPanel::goToElement(quint64 element) {
 }
 
 void ElementPanel::moveCurrentBy(qint64 delta) {
-    std::optional<quint64> row = m_current ? m_model->logicalRowOfElement(*m_current) : std::nullopt;
+    std::optional<quint64> row =
+        m_current ? m_model->logicalRowOfElement(*m_current) : std::nullopt;
     const quint64 from = row ? *row : m_model->firstRow();
     const quint64 target =
         delta < 0 ? (from > quint64(-delta) ? from - quint64(-delta) : 0) : from + quint64(delta);
@@ -185,7 +197,8 @@ QString ElementPanel::selectionText() const {
     QString text;
     for (const auto& [row, columns] : cells) {
         QStringList line;
-        for (const auto& [column, value] : columns) line << value;
+        for (const auto& [column, value] : columns)
+            line << value;
         text += line.join(QLatin1Char('\t')) + QLatin1Char('\n');
     }
     return text;

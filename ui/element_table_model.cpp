@@ -20,7 +20,9 @@ QString doubleText(double v, bool exact) {
     return QString::fromLatin1(buf, static_cast<int>(r.ptr - buf));
 }
 
-QString fromStd(const std::string& s) { return QString::fromStdString(s); }
+QString fromStd(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // Plain out-parameter rather than std::optional: GCC 12 flags optional's payload as maybe
 // uninitialized after the ternaries this would otherwise need.
@@ -66,7 +68,9 @@ void ElementTableModel::setRowIndex(std::shared_ptr<const DiffIndex> index) {
     endResetModel();
 }
 
-void ElementTableModel::clear() { setSource(nullptr, nullptr); }
+void ElementTableModel::clear() {
+    setSource(nullptr, nullptr);
+}
 
 quint64 ElementTableModel::elementCount() const {
     return std::max(m_a ? m_a->size() : 0, m_b ? m_b->size() : 0);
@@ -144,21 +148,31 @@ QString ElementTableModel::cellText(quint64 element, int column, bool exact) con
     const bool hasA = readBits(m_a, element, a);
     const bool hasB = readBits(m_b, element, b);
     switch (column) {
-    case IndexColumn: return QString::number(element);
-    case AColumn: return hasA ? fromStd(formatValue(m_dtype, a)) : QString();
-    case BColumn: return hasB ? fromStd(formatValue(m_dtype, b)) : QString();
-    case ABitsColumn: return hasA ? fromStd(formatBits(m_dtype, a)) : QString();
-    case BBitsColumn: return hasB ? fromStd(formatBits(m_dtype, b)) : QString();
-    default: break;
+    case IndexColumn:
+        return QString::number(element);
+    case AColumn:
+        return hasA ? fromStd(formatValue(m_dtype, a)) : QString();
+    case BColumn:
+        return hasB ? fromStd(formatValue(m_dtype, b)) : QString();
+    case ABitsColumn:
+        return hasA ? fromStd(formatBits(m_dtype, a)) : QString();
+    case BBitsColumn:
+        return hasB ? fromStd(formatBits(m_dtype, b)) : QString();
+    default:
+        break;
     }
-    if (!hasA || !hasB) return {}; // past the shorter side's end: nothing to compare
+    if (!hasA || !hasB) return {};          // past the shorter side's end: nothing to compare
     if (a == b) return QStringLiteral("0"); // bitwise equal, identical NaNs included
     const ElementDelta d = elementDelta(m_dtype, a, b);
     switch (column) {
-    case DeltaColumn: return doubleText(d.absDelta, exact);
-    case RelDeltaColumn: return doubleText(d.relDelta, exact);
-    case UlpColumn: return d.ulp ? QString::number(*d.ulp) : QStringLiteral("—");
-    default: return {};
+    case DeltaColumn:
+        return doubleText(d.absDelta, exact);
+    case RelDeltaColumn:
+        return doubleText(d.relDelta, exact);
+    case UlpColumn:
+        return d.ulp ? QString::number(*d.ulp) : QStringLiteral("—");
+    default:
+        return {};
     }
 }
 
@@ -167,12 +181,14 @@ QVariant ElementTableModel::data(const QModelIndex& index, int role) const {
     const auto element = elementAt(index.row());
     if (!element) return {};
     switch (role) {
-    case Qt::DisplayRole: return cellText(*element, index.column());
+    case Qt::DisplayRole:
+        return cellText(*element, index.column());
     case Qt::ToolTipRole:
         if (index.column() == DeltaColumn || index.column() == RelDeltaColumn)
             return cellText(*element, index.column(), true);
         return {};
-    case ElementIndexRole: return QVariant::fromValue<quint64>(*element);
+    case ElementIndexRole:
+        return QVariant::fromValue<quint64>(*element);
     case DiffersRole:
     case Qt::BackgroundRole: {
         std::uint64_t a = 0, b = 0;
@@ -190,14 +206,15 @@ QVariant ElementTableModel::data(const QModelIndex& index, int role) const {
         if (index.column() == ABitsColumn || index.column() == BBitsColumn)
             return QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
 QVariant ElementTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const kTitles[ColumnCount] = {
-        "Index", "A", "B", "|Δ|", "Relative Δ", "ULP", "A bits", "B bits"};
+    static const char* const kTitles[ColumnCount] = {"Index",      "A",   "B",      "|Δ|",
+                                                     "Relative Δ", "ULP", "A bits", "B bits"};
     static const char* const kTips[ColumnCount] = {
         "Element index in the buffer",
         "Run A's value",

@@ -18,7 +18,7 @@
 // ("only differing" or a histogram-bar filter) — the k-th element of that DiffIndex.
 class ElementTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column {
         IndexColumn,
         AColumn,
@@ -32,7 +32,7 @@ public:
     };
     enum Role {
         ElementIndexRole = Qt::UserRole + 1, // quint64: the element the row shows
-        DiffersRole,                          // bool: the two sides' bits differ (or one is absent)
+        DiffersRole,                         // bool: the two sides' bits differ (or one is absent)
     };
 
     explicit ElementTableModel(QObject* parent = nullptr);
@@ -67,7 +67,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     int computeRowCount() const;
     void refreshWindow();
 

@@ -12,8 +12,8 @@
 #include <QLabel>
 #include <QStackedWidget>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -52,7 +52,9 @@ void HistogramPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buf
     rebuild();
 }
 
-void HistogramPanel::clear() { setBuffer(nullptr, -1); }
+void HistogramPanel::clear() {
+    setBuffer(nullptr, -1);
+}
 
 void HistogramPanel::setMode(Mode mode) {
     if (mode == m_mode) return;
@@ -62,8 +64,12 @@ void HistogramPanel::setMode(Mode mode) {
     rebuild();
 }
 
-bool HistogramPanel::isEmptyState() const { return m_stack->currentWidget() == m_empty; }
-QString HistogramPanel::emptyText() const { return isEmptyState() ? m_empty->text() : QString(); }
+bool HistogramPanel::isEmptyState() const {
+    return m_stack->currentWidget() == m_empty;
+}
+QString HistogramPanel::emptyText() const {
+    return isEmptyState() ? m_empty->text() : QString();
+}
 
 QString HistogramPanel::binDescription(bool ulp, int bin) {
     if (ulp) {
@@ -78,7 +84,8 @@ QString HistogramPanel::binDescription(bool ulp, int bin) {
 
 QString HistogramPanel::barLabel(int bar) const {
     const int bin = barBin(bar);
-    if (m_mode == Mode::ulp) return bin == kUlpUndefined ? tr("NaN") : QStringLiteral("2^%1").arg(bin);
+    if (m_mode == Mode::ulp)
+        return bin == kUlpUndefined ? tr("NaN") : QStringLiteral("2^%1").arg(bin);
     if (bin == kDecadeZero) return tr("±0");
     if (bin == kDecadeInfinite) return tr("Inf");
     if (bin == kDecadeNan) return tr("NaN");
@@ -124,7 +131,8 @@ void HistogramPanel::rebuild() {
     m_counts.clear();
     m_hoverText.clear();
 
-    const BufferResult* buffer = m_analysis ? &m_analysis->buffers[std::size_t(m_bufferIndex)] : nullptr;
+    const BufferResult* buffer =
+        m_analysis ? &m_analysis->buffers[std::size_t(m_bufferIndex)] : nullptr;
     QString empty;
     if (!buffer) {
         empty = tr("Select a buffer to see the distribution of its differences.");
@@ -134,7 +142,7 @@ void HistogramPanel::rebuild() {
         empty = tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
     } else if (isOneSided(buffer->status)) {
         empty = buffer->status == Status::only_in_a ? tr("Only in run A: nothing to compare.")
-                                                   : tr("Only in run B: nothing to compare.");
+                                                    : tr("Only in run B: nothing to compare.");
     } else if (buffer->stats.nDiff == 0) {
         empty = buffer->status == Status::length_mismatch
                     ? tr("The common elements are equal; only the lengths differ (%1 vs %2).")
@@ -201,6 +209,8 @@ void HistogramPanel::barHovered(bool status, int index) {
 
 void HistogramPanel::barClicked(int index) {
     if (index < 0 || index >= barCount()) return;
-    if (m_mode == Mode::ulp) emit ulpBinClicked(barBin(index));
-    else emit deltaDecadeClicked(barBin(index));
+    if (m_mode == Mode::ulp)
+        emit ulpBinClicked(barBin(index));
+    else
+        emit deltaDecadeClicked(barBin(index));
 }

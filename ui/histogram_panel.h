@@ -21,7 +21,7 @@ class QStackedWidget;
 // shows its count; clicking it emits the bin so the element table can list exactly its elements.
 class HistogramPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     enum class Mode { delta, ulp };
 
     explicit HistogramPanel(QWidget* parent = nullptr);
@@ -46,11 +46,11 @@ public:
     // "|Δ| in [1e-5, 1e-4)", "ULP distance in [2^3, 2^4)", "NaN on a side", ...
     static QString binDescription(bool ulp, int bin);
 
-signals:
+  signals:
     void deltaDecadeClicked(int decade); // a decade, or kDecadeZero / kDecadeInfinite / kDecadeNan
     void ulpBinClicked(int bin);         // a power of two, or kUlpUndefined
 
-private:
+  private:
     void rebuild();
     void barHovered(bool status, int index);
     void barClicked(int index);
@@ -65,7 +65,7 @@ private:
     std::shared_ptr<const dumpscope::Analysis> m_analysis;
     int m_bufferIndex = -1;
     Mode m_mode = Mode::delta;
-    std::vector<int> m_bins;          // bin of each bar
-    std::vector<quint64> m_counts;    // count of each bar
+    std::vector<int> m_bins;       // bin of each bar
+    std::vector<quint64> m_counts; // count of each bar
     QString m_hoverText;
 };

@@ -99,15 +99,27 @@ void BufferView::close() {
     d.pages.clear();
 }
 
-bool BufferView::isOpen() const { return m_impl && m_impl->fd >= 0; }
-const std::string& BufferView::error() const { return m_impl->error; }
-const std::filesystem::path& BufferView::path() const { return m_impl->path; }
-DType BufferView::dtype() const { return m_impl->dtype; }
-std::size_t BufferView::elementSize() const { return m_impl->elementSize; }
+bool BufferView::isOpen() const {
+    return m_impl && m_impl->fd >= 0;
+}
+const std::string& BufferView::error() const {
+    return m_impl->error;
+}
+const std::filesystem::path& BufferView::path() const {
+    return m_impl->path;
+}
+DType BufferView::dtype() const {
+    return m_impl->dtype;
+}
+std::size_t BufferView::elementSize() const {
+    return m_impl->elementSize;
+}
 std::uint64_t BufferView::size() const {
     return isOpen() ? m_impl->byteSize / m_impl->elementSize : 0;
 }
-std::uint64_t BufferView::byteSize() const { return isOpen() ? m_impl->byteSize : 0; }
+std::uint64_t BufferView::byteSize() const {
+    return isOpen() ? m_impl->byteSize : 0;
+}
 
 std::optional<std::uint64_t> BufferView::bits(std::uint64_t index) const {
     if (index >= size()) return std::nullopt;
@@ -153,8 +165,7 @@ std::size_t BufferView::readRaw(std::uint64_t first, std::size_t count, unsigned
     return static_cast<std::size_t>(got) / es;
 }
 
-std::size_t BufferView::readBits(std::uint64_t first, std::size_t count,
-                                 std::uint64_t* out) const {
+std::size_t BufferView::readBits(std::uint64_t first, std::size_t count, std::uint64_t* out) const {
     if (!isOpen()) return 0;
     const std::size_t es = m_impl->elementSize;
     // Bounded scratch so that a huge request never allocates its whole byte size at once.

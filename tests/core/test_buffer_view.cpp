@@ -26,7 +26,8 @@ const DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DTyp
 std::vector<unsigned char> randomBytes(std::size_t n, unsigned seed) {
     std::mt19937_64 rng(seed);
     std::vector<unsigned char> bytes(n);
-    for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+    for (auto& b : bytes)
+        b = static_cast<unsigned char>(rng());
     return bytes;
 }
 
@@ -145,8 +146,10 @@ TEST(BufferView, ConcurrentReadersSeeTheFileBytes) {
             }
         });
     }
-    for (auto& th : threads) th.join();
-    for (int m : mismatches) EXPECT_EQ(m, 0);
+    for (auto& th : threads)
+        th.join();
+    for (int m : mismatches)
+        EXPECT_EQ(m, 0);
 }
 
 TEST(BufferView, ReopenAndMoveKeepTheRightFile) {

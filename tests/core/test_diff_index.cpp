@@ -32,7 +32,8 @@ Pair randomPair(DType t, std::uint64_t n, double density, unsigned seed) {
     std::mt19937_64 rng(seed);
     Pair p;
     p.a.resize(n * es);
-    for (auto& x : p.a) x = static_cast<unsigned char>(rng());
+    for (auto& x : p.a)
+        x = static_cast<unsigned char>(rng());
     p.b = p.a;
     std::uniform_real_distribution<double> u(0, 1);
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -54,8 +55,7 @@ std::vector<std::uint64_t> referenceDiffs(DType t, const Pair& p, std::uint64_t 
     return out;
 }
 
-void expectMatches(const DiffIndex& index, const std::vector<std::uint64_t>& ref,
-                   std::uint64_t n) {
+void expectMatches(const DiffIndex& index, const std::vector<std::uint64_t>& ref, std::uint64_t n) {
     ASSERT_EQ(index.size(), n);
     ASSERT_EQ(index.count(), ref.size());
     std::size_t k = 0; // ref entries before i
@@ -75,7 +75,8 @@ void expectMatches(const DiffIndex& index, const std::vector<std::uint64_t>& ref
     }
     EXPECT_EQ(index.rank(n), ref.size());
     EXPECT_EQ(index.rank(n + 1000), ref.size());
-    for (std::size_t j = 0; j < ref.size(); ++j) ASSERT_EQ(index.select(j), ref[j]) << j;
+    for (std::size_t j = 0; j < ref.size(); ++j)
+        ASSERT_EQ(index.select(j), ref[j]) << j;
     EXPECT_FALSE(index.select(ref.size()).has_value());
     EXPECT_FALSE(index.nextAfter(n).has_value());
 }
@@ -174,14 +175,29 @@ Pair spreadFloatPair(std::uint64_t n, unsigned seed) {
     for (std::uint64_t i = 0; i < n; ++i) {
         a[i] = b[i] = std::pow(10.0f, mag(rng)) * (rng() % 2 ? 1.f : -1.f);
         switch (rng() % 8) {
-        case 0: break; // equal
-        case 1: b[i] = a[i] + std::pow(10.0f, static_cast<float>(rng() % 12) - 9.f); break;
-        case 2: b[i] = std::nextafter(a[i], 1e30f); break;
-        case 3: b[i] = -a[i]; break;
-        case 4: a[i] = 0.0f, b[i] = -0.0f; break;
-        case 5: b[i] = std::nanf(""); break;
-        case 6: b[i] = (rng() % 2) ? INFINITY : -INFINITY; break;
-        default: b[i] = a[i] * 1.5f; break;
+        case 0:
+            break; // equal
+        case 1:
+            b[i] = a[i] + std::pow(10.0f, static_cast<float>(rng() % 12) - 9.f);
+            break;
+        case 2:
+            b[i] = std::nextafter(a[i], 1e30f);
+            break;
+        case 3:
+            b[i] = -a[i];
+            break;
+        case 4:
+            a[i] = 0.0f, b[i] = -0.0f;
+            break;
+        case 5:
+            b[i] = std::nanf("");
+            break;
+        case 6:
+            b[i] = (rng() % 2) ? INFINITY : -INFINITY;
+            break;
+        default:
+            b[i] = a[i] * 1.5f;
+            break;
         }
     }
     Pair p;
@@ -209,10 +225,10 @@ TEST(DiffIndex, FilteredIndexesPartitionTheDifferencesLikeTheHistograms) {
         decadeTotal += idx.count();
         if (idx.count() > 0) expectMatches(idx, referenceDiffs(t, p, n, f), n);
     }
-    const auto zero = DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n,
-                                            DiffFilter::deltaDecade(kDecadeZero));
-    const auto nan = DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n,
-                                           DiffFilter::deltaDecade(kDecadeNan));
+    const auto zero =
+        DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n, DiffFilter::deltaDecade(kDecadeZero));
+    const auto nan =
+        DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n, DiffFilter::deltaDecade(kDecadeNan));
     const auto inf = DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n,
                                            DiffFilter::deltaDecade(kDecadeInfinite));
     EXPECT_GT(zero.count(), 0u);
@@ -225,13 +241,12 @@ TEST(DiffIndex, FilteredIndexesPartitionTheDifferencesLikeTheHistograms) {
 
     std::uint64_t ulpTotal = 0;
     for (int k = 0; k < 64; ++k) {
-        const auto idx =
-            DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n, DiffFilter::ulpBin(k));
+        const auto idx = DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n, DiffFilter::ulpBin(k));
         ASSERT_EQ(idx.count(), stats.ulpHistogram.counts[static_cast<std::size_t>(k)]) << k;
         ulpTotal += idx.count();
     }
-    const auto undefinedUlp = DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n,
-                                                    DiffFilter::ulpBin(kUlpUndefined));
+    const auto undefinedUlp =
+        DiffIndex::fromMemory(t, p.a.data(), p.b.data(), n, DiffFilter::ulpBin(kUlpUndefined));
     EXPECT_EQ(undefinedUlp.count(), stats.ulpHistogram.undefined);
     EXPECT_EQ(ulpTotal + undefinedUlp.count(), all.count());
 }

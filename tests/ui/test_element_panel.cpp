@@ -30,7 +30,9 @@ using dumpscope::test::writeDump;
 
 namespace {
 
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // Run A and B with one f32 buffer (step 0, h_q_logits) of n elements; B differs at every 7th
 // element by a Δ whose decade cycles through 1e-6 .. 1e+1, plus a NaN, a ±0 and a large jump.
@@ -44,7 +46,8 @@ struct GeneratedPair {
         std::mt19937 rng(42);
         std::uniform_real_distribution<float> value(1.0f, 2.0f);
         a.resize(n);
-        for (auto& x : a) x = value(rng);
+        for (auto& x : a)
+            x = value(rng);
         b = a;
         for (std::size_t i = 3; i < n; i += 7) {
             const int decade = int(i / 7 % 8) - 6;
@@ -54,7 +57,8 @@ struct GeneratedPair {
             b[10] = std::nanf("");
             a[11] = 0.0f, b[11] = -0.0f;
         }
-        for (std::size_t i = 0; i < tailB; ++i) b.push_back(5.0f);
+        for (std::size_t i = 0; i < tailB; ++i)
+            b.push_back(5.0f);
         writeDump(dir / "a", 0, "h_q_logits", a);
         writeDump(dir / "b", 0, "h_q_logits", b);
         auto result = std::make_shared<Analysis>(analyze(dir / "a", dir / "b"));
@@ -84,7 +88,7 @@ template <typename Fn> void forEachRow(ElementPanel& panel, Fn fn) {
 }
 
 class ElementPanelTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         panel.resize(900, 500);
         panel.show();
@@ -148,8 +152,10 @@ TEST_F(ElementPanelTest, RowsAndValuesMatchTheCoreStatisticsInBothModes) {
         const QModelIndex deltaCell = model->index(row, ElementTableModel::DeltaColumn);
         const double delta = deltaCell.data(Qt::ToolTipRole).toString().toDouble();
         EXPECT_EQ(deltaCell.data().toString(), QString::number(d.absDelta, 'g', 6));
-        if (std::isnan(d.absDelta)) EXPECT_TRUE(std::isnan(delta));
-        else EXPECT_EQ(delta, d.absDelta) << d.index;
+        if (std::isnan(d.absDelta))
+            EXPECT_TRUE(std::isnan(delta));
+        else
+            EXPECT_EQ(delta, d.absDelta) << d.index;
     }
     // Every row of the differing mode differs, and the rows run in index order.
     quint64 previous = 0, rows = 0;
@@ -206,7 +212,7 @@ TEST_F(ElementPanelTest, NextPreviousAndGoToFollowTheDifferences) {
     EXPECT_GT(panel.model()->firstRow() + quint64(panel.model()->rowCount()), 2500u);
     panel.nextDifference();
     EXPECT_EQ(panel.currentElement(), 2502u); // 3 + 7 * 357
-    panel.goToIndex(1'000'000);                // past the end: the last element
+    panel.goToIndex(1'000'000);               // past the end: the last element
     EXPECT_EQ(panel.currentElement(), 2999u);
     panel.nextDifference(); // none after: stays
     EXPECT_EQ(panel.currentElement(), 2999u);
@@ -290,11 +296,10 @@ TEST_F(ElementPanelTest, CopyGivesTheSelectedCellsAsTabSeparatedRows) {
     auto* selection = panel.view()->selectionModel();
     selection->select(QItemSelection(model->index(0, 0), model->index(2, 2)),
                       QItemSelectionModel::ClearAndSelect);
-    const QString expected =
-        QStringLiteral("3\t%1\t%2\n10\t%3\tnan\n11\t0\t-0\n")
-            .arg(text(formatValue(DType::f32, test::bitsOfFloat(pair.a[3]))),
-                 text(formatValue(DType::f32, test::bitsOfFloat(pair.b[3]))),
-                 text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))));
+    const QString expected = QStringLiteral("3\t%1\t%2\n10\t%3\tnan\n11\t0\t-0\n")
+                                 .arg(text(formatValue(DType::f32, test::bitsOfFloat(pair.a[3]))),
+                                      text(formatValue(DType::f32, test::bitsOfFloat(pair.b[3]))),
+                                      text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))));
     EXPECT_EQ(panel.selectionText(), expected);
     QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
     EXPECT_EQ(QApplication::clipboard()->text(), expected);
@@ -328,10 +333,12 @@ TEST_F(ElementPanelTest, CsvExportWritesTheDifferingElementsAndRefusesRunDirecto
     ASSERT_TRUE(panel.exportCsv(out, &error));
     file.close();
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    EXPECT_EQ(QString::fromUtf8(file.readAll()),
-              QStringLiteral("index,a,b,abs_delta,rel_delta,ulp,a_bits,b_bits\n10,%1,nan,nan,nan,,%2,0x7fc00000\n")
-                  .arg(text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))),
-                       text(formatBits(DType::f32, test::bitsOfFloat(pair.a[10])))));
+    EXPECT_EQ(
+        QString::fromUtf8(file.readAll()),
+        QStringLiteral(
+            "index,a,b,abs_delta,rel_delta,ulp,a_bits,b_bits\n10,%1,nan,nan,nan,,%2,0x7fc00000\n")
+            .arg(text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))),
+                 text(formatBits(DType::f32, test::bitsOfFloat(pair.a[10])))));
 
     for (const char* run : {"a", "b"}) {
         const auto inside = pair.dir / run / "diffs.csv";
@@ -430,4 +437,19 @@ TEST_F(ElementPanelTest, NoisyHeadSampleListsEachBuffersDifferences) {
         ++checked;
     }
     EXPECT_GT(checked, 0);
+}
+
+TEST_F(ElementPanelTest, AFileGoneSinceTheAnalysisIsReportedNotCrashedOn) {
+    GeneratedPair pair(100);
+    std::filesystem::remove(pair.dir / "b" / "step_0_h_q_logits.bin");
+    panel.setBuffer(pair.analysis, pair.buffer);
+    EXPECT_TRUE(panel.statusText().contains(QStringLiteral("step_0_h_q_logits.bin")))
+        << panel.statusText().toStdString();
+    EXPECT_EQ(panel.model()->logicalRowCount(), 100u); // run A's side still shows
+    EXPECT_FALSE(panel.isIndexReady());
+    QString error;
+    EXPECT_FALSE(panel.exportCsv(QString::fromStdString((pair.dir / "x.csv").string()), &error));
+    EXPECT_FALSE(error.isEmpty());
+    panel.nextDifference(); // no index: nothing to go to, and no crash
+    EXPECT_FALSE(panel.currentElement().has_value());
 }

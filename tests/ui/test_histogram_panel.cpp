@@ -30,10 +30,12 @@ struct HistogramPair {
 
     HistogramPair() {
         std::vector<float> a(600), b;
-        for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0f + float(i % 10) * 0.01f;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            a[i] = 1.0f + float(i % 10) * 0.01f;
         b = a;
         const float deltas[] = {2e-5f, 3e-4f, 4e-3f, 5e-2f, 500.0f};
-        for (std::size_t i = 0; i < a.size(); i += 5) b[i] += deltas[(i / 5) % 5];
+        for (std::size_t i = 0; i < a.size(); i += 5)
+            b[i] += deltas[(i / 5) % 5];
         b[1] = std::nanf("");
         a[2] = 0.0f, b[2] = -0.0f;
         b[3] = INFINITY;
@@ -63,7 +65,7 @@ TEST(HistogramPanel, DeltaBarsAreTheDecadeHistogram) {
     const DeltaHistogram& h = pair.stats().deltaHistogram;
 
     // Decades -5..2 in order (the empty ones between included), then ±0, Inf, NaN.
-    const int expectedBins[] = {-5, -4, -3, -2, -1, 0, 1, 2, kDecadeZero, kDecadeInfinite,
+    const int expectedBins[] = {-5,        -4, -3, -2, -1, 0, 1, 2, kDecadeZero, kDecadeInfinite,
                                 kDecadeNan};
     ASSERT_EQ(panel.barCount(), int(std::size(expectedBins)));
     quint64 total = 0;
@@ -96,8 +98,7 @@ TEST(HistogramPanel, UlpBarsAreThePowerOfTwoHistogram) {
     quint64 total = 0;
     for (int bar = 0; bar < panel.barCount(); ++bar) {
         const int bin = panel.barBin(bar);
-        const quint64 expected =
-            bin == kUlpUndefined ? h.undefined : h.counts[std::size_t(bin)];
+        const quint64 expected = bin == kUlpUndefined ? h.undefined : h.counts[std::size_t(bin)];
         EXPECT_EQ(panel.barValue(bar), expected) << bin;
         total += panel.barValue(bar);
     }

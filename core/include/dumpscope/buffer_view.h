@@ -18,7 +18,7 @@ namespace dumpscope {
 // All reads are safe from several threads at once (the cache is guarded), so one view can serve
 // the table on the GUI thread while a worker scans the same file through readRaw().
 class BufferView {
-public:
+  public:
     BufferView();
     ~BufferView();
     BufferView(BufferView&&) noexcept;
@@ -56,7 +56,7 @@ public:
     static constexpr std::size_t kPageBytes = 64 * 1024;
     static constexpr std::size_t kCachePages = 8;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
