@@ -11,7 +11,7 @@ using dumpscope::Status;
 namespace {
 
 bool hasComparison(const BufferResult& b) {
-    return b.status == Status::equal || dumpscope::isDivergent(b.status);
+    return b.status == Status::equal || dumpscope::differsBitwise(b.status);
 }
 
 std::uint64_t compared(const BufferResult& b) { return std::min(b.stats.nA, b.stats.nB); }
@@ -108,6 +108,10 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
             .arg(s.nanB)
             .arg(s.infA)
             .arg(s.infB);
+    case KindColumn:
+        return dumpscope::differsBitwise(b.status)
+                   ? QString::fromStdString(std::string(dumpscope::kindName(b.kind)))
+                   : QString();
     default:
         return {};
     }
@@ -135,6 +139,8 @@ QVariant BufferListModel::sortKey(const BufferResult& b, int column) const {
         return static_cast<qulonglong>(s.maxUlp);
     case NanInfColumn:
         return static_cast<qulonglong>(nanInfTotal(b));
+    case KindColumn:
+        return static_cast<int>(b.kind); // most severe kind first
     case StatusColumn:
         return static_cast<int>(b.status);
     default:
@@ -175,6 +181,7 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
         if (column != StatusColumn) return {};
         if (dumpscope::isDivergent(b.status)) return matrix_colors::diverge(1.0);
         if (dumpscope::isError(b.status)) return QColor(0xe6, 0x51, 0x00);
+        if (b.status == Status::within_tolerance) return QColor(0x82, 0x77, 0x17);
         if (b.status == Status::equal) return QColor(0x2e, 0x7d, 0x32);
         return {};
     default:
@@ -188,7 +195,7 @@ QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Buffer"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
         QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"), QT_TR_NOOP("Max |Δ|"),
         QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
-        QT_TR_NOOP("Status")};
+        QT_TR_NOOP("Kind"),      QT_TR_NOOP("Status")};
     if (role == Qt::DisplayRole) return tr(titles[section]);
     return {};
 }

@@ -22,6 +22,7 @@ public:
         MaxRelDeltaColumn,
         MaxUlpColumn,
         NanInfColumn,
+        KindColumn,
         StatusColumn,
         ColumnCount
     };

@@ -12,6 +12,7 @@ QColor missing() { return QColor(0xbd, 0xbd, 0xbd); }
 QColor error() { return QColor(0xff, 0x98, 0x00); }
 QColor pending() { return QColor(0xec, 0xef, 0xf1); }
 QColor oneSided() { return QColor(0x78, 0x78, 0x78); }
+QColor withinTolerance() { return QColor(0xe6, 0xee, 0x9c); } // as the HTML report's "tol"
 
 // The scale spans 1e-8 (a few ULP of a float near 1) to 1e2; gradients of a training step
 // rarely leave that range, and anything outside is clamped to the ends.
@@ -31,6 +32,7 @@ QColor diverge(double maxAbsDelta) {
 
 QBrush cellBrush(Status status, double maxAbsDelta, bool pending) {
     if (dumpscope::isDivergent(status)) return QBrush(diverge(maxAbsDelta));
+    if (status == Status::within_tolerance) return QBrush(withinTolerance());
     if (pending) return QBrush(matrix_colors::pending());
     if (dumpscope::isError(status)) return QBrush(error());
     if (dumpscope::isOneSided(status)) return QBrush(oneSided(), Qt::BDiagPattern);

@@ -42,6 +42,8 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
     const Entry entries[] = {
         {swatch(matrix_colors::equal()), tr("equal"), tr("every buffer bit-identical")},
         {divergeRamp(), tr("diverge |Δ| 1e-8 → 1e2"), tr("darker as the largest |Δ| grows")},
+        {swatch(matrix_colors::withinTolerance()), tr("≈ within tolerance"),
+         tr("differs bitwise, every difference within the tolerance")},
         {swatch(matrix_colors::missing()), tr("missing"), tr("in neither run")},
         {swatch(QBrush(matrix_colors::oneSided(), Qt::BDiagPattern)), tr("one-sided"),
          tr("a buffer dumped by one run only")},

@@ -93,7 +93,7 @@ QString MatrixModel::groupLabel(int column) const {
 
 QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& cell) const {
     const auto& analysis = *m_snapshot->analysis;
-    std::size_t equal = 0, divergent = 0, oneSided = 0, errors = 0, pending = 0;
+    std::size_t equal = 0, divergent = 0, tolerated = 0, oneSided = 0, errors = 0, pending = 0;
     for (std::size_t i : cell.buffers) {
         if (!m_snapshot->isDone(i)) {
             ++pending;
@@ -101,6 +101,7 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
         }
         const Status s = analysis.buffers[i].status;
         if (dumpscope::isDivergent(s)) ++divergent;
+        else if (s == Status::within_tolerance) ++tolerated;
         else if (dumpscope::isError(s)) ++errors;
         else if (dumpscope::isOneSided(s)) ++oneSided;
         else if (s == Status::equal) ++equal;
@@ -112,7 +113,11 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
     if (cell.buffers.empty()) lines << tr("no buffer of this group in either run");
     else
         lines << tr("%1 of %2 buffers diverge").arg(divergent).arg(cell.buffers.size())
-              << tr("equal: %1 · one-sided: %2 · error: %3").arg(equal).arg(oneSided).arg(errors);
+              << tr("equal: %1 · within tolerance: %2 · one-sided: %3 · error: %4")
+                     .arg(equal)
+                     .arg(tolerated)
+                     .arg(oneSided)
+                     .arg(errors);
     if (pending > 0) lines << tr("%1 still being compared").arg(pending);
     if (divergent > 0) lines << tr("largest |Δ|: %1").arg(formatDelta(cell.maxAbsDelta));
     if (isRootCause(row, cell)) lines << tr("<b>root cause by dataflow</b>");
@@ -128,6 +133,14 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole: {
         if (c->buffers.empty()) return QStringLiteral("–");
         QString text = QStringLiteral("%1/%2").arg(c->nDivergent).arg(c->buffers.size());
+        // Tolerated differences read apart from divergences, as in the reports: "≈n/m".
+        if (c->status == Status::within_tolerance) {
+            const auto& buffers = m_snapshot->analysis->buffers;
+            const auto n = std::count_if(c->buffers.begin(), c->buffers.end(), [&](std::size_t i) {
+                return dumpscope::differsBitwise(buffers[i].status);
+            });
+            text = QStringLiteral("≈%1/%2").arg(n).arg(c->buffers.size());
+        }
         if (pending) text += QStringLiteral("…");
         return text;
     }

@@ -283,7 +283,11 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
     }
-    m_rootCause->setText(parts.join(QStringLiteral("<br>")));
+    QString text = parts.join(QStringLiteral("<br>"));
+    if (!cause.suggestion.empty())
+        text += QStringLiteral("<br><i>%1</i>")
+                    .arg(QString::fromStdString(cause.suggestion).toHtmlEscaped());
+    m_rootCause->setText(text);
 }
 
 void VerdictPanel::onLink(const QString& link) {

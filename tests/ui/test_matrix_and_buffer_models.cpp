@@ -99,6 +99,24 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
     EXPECT_EQ(model.rowCount(), 0);
 }
 
+TEST(MatrixModel, ToleratedDifferencesReadApartFromDivergences) {
+    MixedPair pair;
+    AnalyzeOptions options;
+    options.tolerance.atol = 1e-3; // covers step 1's few-ULP change, not step 2's |Δ| of 10
+    const Analysis tolerant = analyze(pair.dir / "a", pair.dir / "b", options);
+    MatrixModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSnapshot(uitest::finishedSnapshot(tolerant));
+    const int h = columnOf(tolerant, "H");
+    const QModelIndex step1 = model.index(1, h), step2 = model.index(2, h);
+    ASSERT_EQ(step1.data(MatrixModel::StatusRole).toInt(),
+              static_cast<int>(Status::within_tolerance));
+    EXPECT_EQ(step1.data().toString(), QStringLiteral("≈1/1"));
+    EXPECT_EQ(background(step1), matrix_colors::withinTolerance());
+    EXPECT_EQ(step2.data(MatrixModel::StatusRole).toInt(), static_cast<int>(Status::diverge));
+    EXPECT_EQ(step2.data().toString(), QStringLiteral("1/1"));
+}
+
 TEST(MatrixModel, PlannedCellsArePendingUntilCompared) {
     MixedPair pair;
     MatrixModel model;
@@ -159,6 +177,7 @@ TEST(BufferListModel, RowsCarryTheCoreStatistics) {
                       QString::number(b.stats.maxRelDelta, 'g', 4));
             EXPECT_EQ(cell(BufferListModel::MaxUlpColumn), QString::number(b.stats.maxUlp));
             EXPECT_EQ(cell(BufferListModel::StatusColumn), QStringLiteral("diverge"));
+            EXPECT_EQ(cell(BufferListModel::KindColumn).toStdString(), kindName(b.kind));
         } else if (b.name == "outcome_w") {
             ASSERT_EQ(b.status, Status::error);
             // The error's message is shown, not just the word.
@@ -167,6 +186,7 @@ TEST(BufferListModel, RowsCarryTheCoreStatistics) {
         } else {
             EXPECT_EQ(cell(BufferListModel::StatusColumn), QStringLiteral("equal"));
             EXPECT_EQ(cell(BufferListModel::DifferingColumn), QStringLiteral("0"));
+            EXPECT_TRUE(cell(BufferListModel::KindColumn).isEmpty());
         }
     }
 
