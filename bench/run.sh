@@ -83,7 +83,7 @@ row() {
     bw=$(wall "$5")
     bc=$(cpu "$5")
     vb=$(awk -v w="$w" -v b="$bw" 'BEGIN {printf "%.2fx", w / b}')
-    vc=$(awk -v c="$c" -v b="$bc" 'BEGIN {printf (b > 0 ? "%.1fx" : "-"), c / b}')
+    vc=$(awk -v c="$c" -v b="$bc" 'BEGIN {if (b > 0 && c > 0) printf "%.1fx", c / b; else printf "-"}')
     vr=$([ -n "$6" ] && awk -v w="$w" -v f="$6" 'BEGIN {printf "%.0fx faster", f / w}' || echo "-")
     ROWS+=("| $1 | $2 | $(awk -v w="$w" 'BEGIN {printf "%.3f", w}') | $m | $r | $c | $vb | $vc | $vr |")
 }
