@@ -16,8 +16,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("dumpscope"));
     QApplication::setApplicationName(QStringLiteral("dumpscope"));
-    QApplication::setApplicationVersion(QString::fromUtf8(dumpscope::version().data(),
-                                                          dumpscope::version().size()));
+    QApplication::setApplicationVersion(
+        QString::fromUtf8(dumpscope::version().data(), dumpscope::version().size()));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(

@@ -42,14 +42,16 @@ AnalysisWorker::AnalysisWorker(QObject* parent) : QObject(parent) {
 }
 
 AnalysisWorker::~AnalysisWorker() {
-    for (auto& job : m_jobs) job->stop = true;
+    for (auto& job : m_jobs)
+        job->stop = true;
     for (auto& job : m_jobs)
         if (job->thread.joinable()) job->thread.join();
 }
 
 quint64 AnalysisWorker::start(const QString& runA, const QString& runB,
                               std::shared_ptr<const dumpscope::Schema> schema) {
-    for (auto& job : m_jobs) job->stop = true;
+    for (auto& job : m_jobs)
+        job->stop = true;
     reapFinishedJobs();
     auto job = std::make_shared<Job>();
     job->sequence = ++m_sequence;
@@ -64,7 +66,8 @@ quint64 AnalysisWorker::start(const QString& runA, const QString& runB,
 
 void AnalysisWorker::cancel() {
     if (!m_running) return;
-    for (auto& job : m_jobs) job->stop = true;
+    for (auto& job : m_jobs)
+        job->stop = true;
     m_running = false;
     // A new sequence number makes whatever the cancelled thread still posts stale at once,
     // so the views never change after the user pressed Cancel.
@@ -123,8 +126,7 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             }
             return !job->stop.load();
         };
-        dumpscope::Analysis result =
-            dumpscope::analyze(job->runA, job->runB, options, progress);
+        dumpscope::Analysis result = dumpscope::analyze(job->runA, job->runB, options, progress);
         if (job->stop || result.cancelled) {
             post([this, seq] {
                 m_running = false;

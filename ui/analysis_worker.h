@@ -16,7 +16,7 @@
 // receiver never sees a superseded or cancelled analysis' cells.
 class AnalysisWorker : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit AnalysisWorker(QObject* parent = nullptr);
     ~AnalysisWorker() override; // cancels everything and waits for the threads
 
@@ -28,7 +28,7 @@ public:
     bool isRunning() const { return m_running; }
     quint64 sequence() const { return m_sequence; }
 
-signals:
+  signals:
     // The skeleton from plan(): every step and buffer, nothing compared yet.
     void planned(quint64 sequence, SnapshotPtr snapshot);
     // Some buffers finished since the last snapshot. Throttled: a new one is built only after
@@ -38,7 +38,7 @@ signals:
     void cancelled(quint64 sequence);
     void failed(quint64 sequence, QString message);
 
-private:
+  private:
     struct Job;
     void run(std::shared_ptr<Job> job);
     // Called on the GUI thread: true when `sequence` is still the analysis we want.

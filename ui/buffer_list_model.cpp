@@ -14,7 +14,9 @@ bool hasComparison(const BufferResult& b) {
     return b.status == Status::equal || dumpscope::differsBitwise(b.status);
 }
 
-std::uint64_t compared(const BufferResult& b) { return std::min(b.stats.nA, b.stats.nB); }
+std::uint64_t compared(const BufferResult& b) {
+    return std::min(b.stats.nA, b.stats.nB);
+}
 
 double differingPercent(const BufferResult& b) {
     const auto n = compared(b);
@@ -25,13 +27,15 @@ std::uint64_t nanInfTotal(const BufferResult& b) {
     return b.stats.nanA + b.stats.nanB + b.stats.infA + b.stats.infB;
 }
 
-QString number(double v) { return QString::number(v, 'g', 4); }
+QString number(double v) {
+    return QString::number(v, 'g', 4);
+}
 
 QString statusText(const BufferResult& b) {
     if (dumpscope::isError(b.status) && !b.error.empty())
-        return QStringLiteral("%1: %2").arg(QString::fromStdString(std::string(
-                                                 dumpscope::statusName(b.status))),
-                                             QString::fromStdString(b.error));
+        return QStringLiteral("%1: %2").arg(
+            QString::fromStdString(std::string(dumpscope::statusName(b.status))),
+            QString::fromStdString(b.error));
     return QString::fromStdString(std::string(dumpscope::statusName(b.status)));
 }
 
@@ -51,7 +55,9 @@ void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> 
     endResetModel();
 }
 
-void BufferListModel::clear() { setBuffers({}, {}); }
+void BufferListModel::clear() {
+    setBuffers({}, {});
+}
 
 int BufferListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_buffers.size());
@@ -192,8 +198,8 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
 QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const titles[ColumnCount] = {
-        QT_TR_NOOP("Buffer"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
-        QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"), QT_TR_NOOP("Max |Δ|"),
+        QT_TR_NOOP("Buffer"),    QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
+        QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"),  QT_TR_NOOP("Max |Δ|"),
         QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
         QT_TR_NOOP("Kind"),      QT_TR_NOOP("Status")};
     if (role == Qt::DisplayRole) return tr(titles[section]);

@@ -11,7 +11,7 @@
 // SortRole gives each column's sort key (numbers as numbers) for a QSortFilterProxyModel.
 class BufferListModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column {
         NameColumn,
         TypeColumn,
@@ -48,7 +48,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QVariant display(const dumpscope::BufferResult& buffer, int column) const;
     QVariant sortKey(const dumpscope::BufferResult& buffer, int column) const;
 

@@ -15,7 +15,7 @@ class QTableView;
 // The buffers of the selected matrix cell, sortable by any column.
 class BufferPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit BufferPanel(QWidget* parent = nullptr);
 
     // Shows the buffers of the cell at (step, group label); an empty list clears.
@@ -30,10 +30,10 @@ public:
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
 
-signals:
+  signals:
     void bufferSelected(int bufferIndex); // -1: nothing selected
 
-private:
+  private:
     void emitCurrent();
 
     QLabel* m_title;

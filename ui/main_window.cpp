@@ -30,7 +30,9 @@
 
 // The .qrc is compiled into the static dumpscope_ui library; a static library's resources are
 // registered only by an explicit call, which must sit outside any namespace.
-static void initResources() { Q_INIT_RESOURCE(dumpscope); }
+static void initResources() {
+    Q_INIT_RESOURCE(dumpscope);
+}
 
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent), m_options(std::move(options)),
@@ -73,7 +75,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 // The worker goes first: its threads may still be reading the demo pair's temporary files.
-MainWindow::~MainWindow() { delete m_worker; }
+MainWindow::~MainWindow() {
+    delete m_worker;
+}
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -85,8 +89,8 @@ void MainWindow::createActions() {
     file->addSeparator();
     m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportDialog);
     m_exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
-    m_copyAction = file->addAction(tr("&Copy Markdown Summary"), this,
-                                   [this] { copyMarkdownSummary(); });
+    m_copyAction =
+        file->addAction(tr("&Copy Markdown Summary"), this, [this] { copyMarkdownSummary(); });
     m_copyAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
     file->addSeparator();
     m_closeAction = file->addAction(tr("&Close Pair"), this, &MainWindow::closePair);
@@ -118,14 +122,13 @@ void MainWindow::connectWorker() {
         m_progress->hide();
         m_cancelButton->hide();
         const auto& verdict = m_triage->snapshot()->analysis->verdict;
-        m_statusLabel->setText(
-            verdict.firstDivergentStep
-                ? tr("Compared %1 buffers: first divergence at step %2")
-                      .arg(m_triage->snapshot()->total)
-                      .arg(*verdict.firstDivergentStep)
-                : tr("Compared %1 buffers: exit code %2")
-                      .arg(m_triage->snapshot()->total)
-                      .arg(verdict.exitCode));
+        m_statusLabel->setText(verdict.firstDivergentStep
+                                   ? tr("Compared %1 buffers: first divergence at step %2")
+                                         .arg(m_triage->snapshot()->total)
+                                         .arg(*verdict.firstDivergentStep)
+                                   : tr("Compared %1 buffers: exit code %2")
+                                         .arg(m_triage->snapshot()->total)
+                                         .arg(verdict.exitCode));
         updateActions();
         emit analysisFinished();
     });
@@ -160,9 +163,9 @@ void MainWindow::openPair(const RunPair& pair) {
         m_settings->addRecentPair(absolute);
         updateRecentMenu();
     }
-    setWindowTitle(tr("%1 ↔ %2 — dumpscope")
-                       .arg(QDir::toNativeSeparators(absolute.runA),
-                            QDir::toNativeSeparators(absolute.runB)));
+    setWindowTitle(
+        tr("%1 ↔ %2 — dumpscope")
+            .arg(QDir::toNativeSeparators(absolute.runA), QDir::toNativeSeparators(absolute.runB)));
     m_triage->clear();
     m_stack->setCurrentWidget(m_triage);
     m_progress->setRange(0, 0);
@@ -205,7 +208,9 @@ void MainWindow::closePair() {
     showStartPage();
 }
 
-void MainWindow::cancelAnalysis() { m_worker->cancel(); }
+void MainWindow::cancelAnalysis() {
+    m_worker->cancel();
+}
 
 void MainWindow::showStartPage() {
     m_startPage->setRecentPairs(m_settings->recentPairs());
@@ -217,9 +222,13 @@ void MainWindow::showStartPage() {
     updateActions();
 }
 
-SnapshotPtr MainWindow::snapshot() const { return m_triage->snapshot(); }
+SnapshotPtr MainWindow::snapshot() const {
+    return m_triage->snapshot();
+}
 
-bool MainWindow::isAnalysing() const { return m_worker->isRunning(); }
+bool MainWindow::isAnalysing() const {
+    return m_worker->isRunning();
+}
 
 void MainWindow::updateActions() {
     const bool finished = snapshot() && snapshot()->finished;
@@ -262,8 +271,9 @@ void MainWindow::exportReportDialog() {
     if (path.isEmpty()) return;
     // The writer picks the format by extension; add the one of the chosen filter if missing.
     if (!dumpscope::reportFormatFor(path.toStdString()))
-        path += filter == md ? QStringLiteral(".md")
-                             : filter == json ? QStringLiteral(".json") : QStringLiteral(".html");
+        path += filter == md     ? QStringLiteral(".md")
+                : filter == json ? QStringLiteral(".json")
+                                 : QStringLiteral(".html");
     QString error;
     if (exportReport(path, &error))
         m_statusLabel->setText(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
@@ -274,7 +284,8 @@ void MainWindow::exportReportDialog() {
 bool MainWindow::copyMarkdownSummary() {
     const SnapshotPtr s = snapshot();
     if (!s || !s->finished) return false;
-    QApplication::clipboard()->setText(QString::fromStdString(dumpscope::reportMarkdown(*s->analysis)));
+    QApplication::clipboard()->setText(
+        QString::fromStdString(dumpscope::reportMarkdown(*s->analysis)));
     m_statusLabel->setText(tr("Markdown summary copied to the clipboard"));
     return true;
 }
@@ -298,8 +309,7 @@ QStringList droppedFolders(const QMimeData* mime) {
     QStringList folders;
     if (!mime->hasUrls()) return folders;
     for (const QUrl& url : mime->urls())
-        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir())
-            folders << url.toLocalFile();
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir()) folders << url.toLocalFile();
     return folders;
 }
 

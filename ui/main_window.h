@@ -26,10 +26,10 @@ class TriageView;
 // progress and the settings. Panels do the showing; this class only opens, runs and exports.
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     struct Options {
         std::shared_ptr<const dumpscope::Schema> schema; // null: the default schema
-        QString settingsFile; // empty: the platform's default QSettings
+        QString settingsFile;                            // empty: the platform's default QSettings
     };
 
     explicit MainWindow(Options options = {}, QWidget* parent = nullptr);
@@ -55,17 +55,17 @@ public:
     Settings& settings() const { return *m_settings; }
     void saveSettings();
 
-signals:
+  signals:
     void analysisFinished();
     void analysisCancelled();
     void analysisFailed(const QString& message);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void createActions();
     void connectWorker();
     void exportReportDialog();

@@ -7,12 +7,24 @@ namespace matrix_colors {
 
 using dumpscope::Status;
 
-QColor equal() { return QColor(0x81, 0xc7, 0x84); }
-QColor missing() { return QColor(0xbd, 0xbd, 0xbd); }
-QColor error() { return QColor(0xff, 0x98, 0x00); }
-QColor pending() { return QColor(0xec, 0xef, 0xf1); }
-QColor oneSided() { return QColor(0x78, 0x78, 0x78); }
-QColor withinTolerance() { return QColor(0xe6, 0xee, 0x9c); } // as the HTML report's "tol"
+QColor equal() {
+    return QColor(0x81, 0xc7, 0x84);
+}
+QColor missing() {
+    return QColor(0xbd, 0xbd, 0xbd);
+}
+QColor error() {
+    return QColor(0xff, 0x98, 0x00);
+}
+QColor pending() {
+    return QColor(0xec, 0xef, 0xf1);
+}
+QColor oneSided() {
+    return QColor(0x78, 0x78, 0x78);
+}
+QColor withinTolerance() {
+    return QColor(0xe6, 0xee, 0x9c);
+} // as the HTML report's "tol"
 
 // The scale spans 1e-8 (a few ULP of a float near 1) to 1e2; gradients of a training step
 // rarely leave that range, and anything outside is clamped to the ends.

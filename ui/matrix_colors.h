@@ -13,7 +13,7 @@ QColor equal();
 QColor missing();
 QColor error();
 QColor pending();
-QColor oneSided(); // drawn hatched over the base colour
+QColor oneSided();        // drawn hatched over the base colour
 QColor withinTolerance(); // differs bitwise, every difference within the given tolerance
 // Light red for a divergence of a few ULP at unit scale, dark red for a large one. NaN and
 // infinite |Δ| take the darkest shade; 0 (sign of zero only) the lightest.

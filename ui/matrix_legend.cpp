@@ -16,7 +16,8 @@ QPixmap swatch(const QBrush& brush, int width = 18, bool outline = false) {
     QPainter p(&pixmap);
     p.fillRect(pixmap.rect(), brush);
     p.setPen(QPen(outline ? QColor(0xff, 0xd6, 0x00) : QColor(0x60, 0x60, 0x60), outline ? 3 : 1));
-    p.drawRect(outline ? pixmap.rect().adjusted(1, 1, -2, -2) : pixmap.rect().adjusted(0, 0, -1, -1));
+    p.drawRect(outline ? pixmap.rect().adjusted(1, 1, -2, -2)
+                       : pixmap.rect().adjusted(0, 0, -1, -1));
     return pixmap;
 }
 

@@ -5,6 +5,6 @@
 // The matrix's colour key, drawn from matrix_colors so it always matches the cells.
 class MatrixLegend : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit MatrixLegend(QWidget* parent = nullptr);
 };

@@ -10,7 +10,9 @@ using dumpscope::Status;
 
 namespace {
 
-QString formatDelta(double v) { return QString::number(v, 'g', 4); }
+QString formatDelta(double v) {
+    return QString::number(v, 'g', 4);
+}
 
 } // namespace
 
@@ -36,7 +38,9 @@ void MatrixModel::setSnapshot(SnapshotPtr snapshot) {
     endResetModel();
 }
 
-void MatrixModel::clear() { setSnapshot({}); }
+void MatrixModel::clear() {
+    setSnapshot({});
+}
 
 int MatrixModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : m_rows;
@@ -74,7 +78,9 @@ int MatrixModel::firstDivergentRow() const {
     return -1;
 }
 
-bool MatrixModel::isPending(const dumpscope::GroupCell& cell) const { return cell.nPending > 0; }
+bool MatrixModel::isPending(const dumpscope::GroupCell& cell) const {
+    return cell.nPending > 0;
+}
 
 bool MatrixModel::isRootCause(int row, const dumpscope::GroupCell& cell) const {
     if (!m_snapshot->finished) return false;
@@ -100,17 +106,23 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
             continue;
         }
         const Status s = analysis.buffers[i].status;
-        if (dumpscope::isDivergent(s)) ++divergent;
-        else if (s == Status::within_tolerance) ++tolerated;
-        else if (dumpscope::isError(s)) ++errors;
-        else if (dumpscope::isOneSided(s)) ++oneSided;
-        else if (s == Status::equal) ++equal;
+        if (dumpscope::isDivergent(s))
+            ++divergent;
+        else if (s == Status::within_tolerance)
+            ++tolerated;
+        else if (dumpscope::isError(s))
+            ++errors;
+        else if (dumpscope::isOneSided(s))
+            ++oneSided;
+        else if (s == Status::equal)
+            ++equal;
     }
     QStringList lines;
     lines << QStringLiteral("<b>step %1 · %2</b>")
                  .arg(analysis.matrix[row].step)
                  .arg(groupLabel(column).toHtmlEscaped());
-    if (cell.buffers.empty()) lines << tr("no buffer of this group in either run");
+    if (cell.buffers.empty())
+        lines << tr("no buffer of this group in either run");
     else
         lines << tr("%1 of %2 buffers diverge").arg(divergent).arg(cell.buffers.size())
               << tr("equal: %1 · within tolerance: %2 · one-sided: %3 · error: %4")

@@ -12,7 +12,7 @@
 // selection survives the analysis filling in.
 class MatrixModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Role {
         StatusRole = Qt::UserRole + 1, // int(dumpscope::Status) of the cell
         PendingRole,                   // bool: some buffers of the cell are not compared yet
@@ -43,7 +43,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     bool isPending(const dumpscope::GroupCell& cell) const;
     bool isRootCause(int row, const dumpscope::GroupCell& cell) const;
     QString toolTip(int row, int column, const dumpscope::GroupCell& cell) const;

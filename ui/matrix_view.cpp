@@ -11,7 +11,7 @@ namespace {
 // Paints each cell as a flat swatch: the default style would tint it with the selection colour
 // and hide the very colour the cell is there to show, so selection is drawn as a frame instead.
 class MatrixDelegate : public QStyledItemDelegate {
-public:
+  public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
@@ -32,8 +32,8 @@ public:
         // selected root cause shows both.
         if (index.data(MatrixModel::RootCauseRole).toBool()) {
             painter->setBrush(Qt::NoBrush);
-            painter->setPen(QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::SolidLine, Qt::SquareCap,
-                                 Qt::MiterJoin));
+            painter->setPen(
+                QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
             painter->drawRect(r.adjusted(5, 5, -6, -6));
             painter->setPen(QPen(Qt::black, 1));
             painter->drawRect(r.adjusted(3, 3, -4, -4));

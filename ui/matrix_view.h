@@ -6,7 +6,7 @@
 // marker. Arrow keys move between cells; the current cell is the one whose buffers are listed.
 class MatrixView : public QTableView {
     Q_OBJECT
-public:
+  public:
     explicit MatrixView(QWidget* parent = nullptr);
     void setModel(QAbstractItemModel* model) override;
 
@@ -15,14 +15,14 @@ public:
     bool userNavigated() const { return m_userNavigated; }
     void resetUserNavigated() { m_userNavigated = false; }
 
-protected:
+  protected:
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
-signals:
+  signals:
     // The current cell changed (keyboard or mouse); invalid when the matrix was cleared.
     void cellChanged(const QModelIndex& index);
 
-private:
+  private:
     bool m_userNavigated = false;
 };

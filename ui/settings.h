@@ -14,7 +14,7 @@ class QSettings;
 // state carry a version: a layout change bumps kLayoutVersion and old state is ignored instead
 // of restoring a broken layout.
 class Settings {
-public:
+  public:
     static constexpr int kLayoutVersion = 1;
     static constexpr int kMaxRecentPairs = 10;
 
@@ -42,7 +42,7 @@ public:
 
     void sync();
 
-private:
+  private:
     QByteArray layoutValue(const char* key) const;
     void setLayoutValue(const char* key, const QByteArray& value);
 

@@ -54,8 +54,9 @@ StartPage::StartPage(QWidget* parent)
     m_compare->setObjectName(QStringLiteral("compareButton"));
     connect(m_runA, &QLineEdit::textChanged, this, &StartPage::updateCompareButton);
     connect(m_runB, &QLineEdit::textChanged, this, &StartPage::updateCompareButton);
-    connect(m_compare, &QPushButton::clicked, this,
-            [this] { emit pairRequested({m_runA->text().trimmed(), m_runB->text().trimmed()}); });
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        emit pairRequested({m_runA->text().trimmed(), m_runB->text().trimmed()});
+    });
     updateCompareButton();
 
     auto* recentBox = new QGroupBox(tr("Recent pairs"), this);
@@ -82,8 +83,7 @@ StartPage::StartPage(QWidget* parent)
 void StartPage::setRecentPairs(const QList<RunPair>& pairs) {
     m_recent->clear();
     for (const RunPair& p : pairs) {
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1  ↔  %2").arg(p.runA, p.runB), m_recent);
+        auto* item = new QListWidgetItem(QStringLiteral("%1  ↔  %2").arg(p.runA, p.runB), m_recent);
         item->setData(kPairRole, QStringList{p.runA, p.runB});
         item->setToolTip(tr("A: %1\nB: %2").arg(p.runA, p.runB));
     }
@@ -93,9 +93,15 @@ void StartPage::setRecentPairs(const QList<RunPair>& pairs) {
     }
 }
 
-void StartPage::setRunA(const QString& dir) { m_runA->setText(dir); }
-void StartPage::setRunB(const QString& dir) { m_runB->setText(dir); }
-QString StartPage::runA() const { return m_runA->text().trimmed(); }
+void StartPage::setRunA(const QString& dir) {
+    m_runA->setText(dir);
+}
+void StartPage::setRunB(const QString& dir) {
+    m_runB->setText(dir);
+}
+QString StartPage::runA() const {
+    return m_runA->text().trimmed();
+}
 
 void StartPage::browse(QLineEdit* edit, const QString& title) {
     const QString start = edit->text().isEmpty() ? m_startDirectory : edit->text();

@@ -11,7 +11,7 @@ class QPushButton;
 // What the window shows with no pair open: the demo, Open Run A / Run B, and the recent pairs.
 class StartPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit StartPage(QWidget* parent = nullptr);
 
     void setRecentPairs(const QList<RunPair>& pairs);
@@ -22,12 +22,12 @@ public:
     // Where the folder dialogs start.
     void setStartDirectory(const QString& dir) { m_startDirectory = dir; }
 
-signals:
+  signals:
     void demoRequested();
     void pairRequested(const RunPair& pair);
     void directoryChosen(const QString& dir); // remembered as the next dialogs' start
 
-private:
+  private:
     void browse(QLineEdit* edit, const QString& title);
     void updateCompareButton();
 

@@ -43,7 +43,7 @@ TriageView::TriageView(QWidget* parent)
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(titled(tr("Steps × groups"), m_matrixView, new MatrixLegend));
     top->addWidget(titled(tr("Buffers of the cell"), m_bufferPanel));
-    top->setSizes({400, 610});
+    top->setSizes({330, 680}); // the buffer list needs the width, the matrix the height
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(titled(tr("Elements"), m_elementPanel));
@@ -63,7 +63,8 @@ TriageView::TriageView(QWidget* parent)
     outer->setStretchFactor(0, 1);
     outer->setStretchFactor(1, 0);
     m_splitters = {outer, main, top, bottom};
-    for (QSplitter* s : m_splitters) s->setChildrenCollapsible(false);
+    for (QSplitter* s : m_splitters)
+        s->setChildrenCollapsible(false);
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -93,7 +94,8 @@ void TriageView::setSnapshot(SnapshotPtr snapshot) {
     m_verdictPanel->setSnapshot(m_snapshot);
     const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
     // Unless the user picked a cell meanwhile, a finished analysis opens on its root cause.
-    if (nowFinished && !m_matrixView->userNavigated()) selectDefaultCell();
+    if (nowFinished && !m_matrixView->userNavigated())
+        selectDefaultCell();
     else if (const QModelIndex current = m_matrixView->currentIndex(); current.isValid())
         showCell(current);
     // The element table and histograms show a buffer once it is compared; the final snapshot
@@ -131,8 +133,10 @@ void TriageView::selectDefaultCell() {
 // Like setCurrentIndex, but refreshes the buffer list even when the cell is already current
 // (its snapshot may have changed).
 void TriageView::setCurrentCell(const QModelIndex& index) {
-    if (m_matrixView->currentIndex() == index) showCell(index);
-    else m_matrixView->setCurrentIndex(index);
+    if (m_matrixView->currentIndex() == index)
+        showCell(index);
+    else
+        m_matrixView->setCurrentIndex(index);
     m_matrixView->scrollTo(index);
 }
 
@@ -150,13 +154,13 @@ void TriageView::showCell(const QModelIndex& index) {
         m_bufferPanel->clear();
         return;
     }
-    const QString title = tr("Step %1 · %2: %3 of %4 buffers diverge")
-                              .arg(index.data(MatrixModel::StepRole).toULongLong())
-                              .arg(m_matrixModel->headerData(index.column(), Qt::Horizontal,
-                                                             Qt::ToolTipRole)
-                                       .toString())
-                              .arg(cell->nDivergent)
-                              .arg(cell->buffers.size());
+    const QString title =
+        tr("Step %1 · %2: %3 of %4 buffers diverge")
+            .arg(index.data(MatrixModel::StepRole).toULongLong())
+            .arg(m_matrixModel->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole)
+                     .toString())
+            .arg(cell->nDivergent)
+            .arg(cell->buffers.size());
     m_bufferPanel->setCell(m_snapshot, title, cell->buffers);
     // A fresh cell with nothing selected yet: show its first buffer's elements right away.
     if (m_bufferPanel->selectedBuffer() < 0 && !cell->buffers.empty()) {
@@ -185,7 +189,8 @@ QByteArray TriageView::saveState() const {
     QByteArray state;
     QDataStream out(&state, QIODevice::WriteOnly);
     out << kStateMagic << static_cast<quint32>(m_splitters.size());
-    for (const QSplitter* s : m_splitters) out << s->saveState();
+    for (const QSplitter* s : m_splitters)
+        out << s->saveState();
     return state;
 }
 

@@ -18,7 +18,7 @@ class VerdictPanel;
 // Selection flows one way: cell -> buffer list -> element table and histograms.
 class TriageView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TriageView(QWidget* parent = nullptr);
 
     // A new snapshot of the current analysis (same pair: selection is kept).
@@ -39,7 +39,7 @@ public:
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
 
-private:
+  private:
     void showCell(const QModelIndex& index);
     void showBuffer(int bufferIndex);
     void selectDefaultCell();

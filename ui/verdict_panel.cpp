@@ -22,7 +22,8 @@ QString caseName(DecisionCase c) {
 
 QString joined(const std::vector<std::string>& items) {
     QStringList list;
-    for (const auto& s : items) list << QString::fromStdString(s);
+    for (const auto& s : items)
+        list << QString::fromStdString(s);
     return list.join(QStringLiteral(", "));
 }
 
@@ -122,8 +123,8 @@ void VerdictPanel::buildTree() {
         {DecisionCase::j,
          tr("J without I → (4) grad_h_accumulate_scaled or a head backward writing grad_h_t"),
          true},
-        {DecisionCase::unexpected,
-         tr("anything else → not in the expected set: unexpected, STOP"), false},
+        {DecisionCase::unexpected, tr("anything else → not in the expected set: unexpected, STOP"),
+         false},
     };
     for (const Leaf& leaf : leaves) {
         auto* item = new QTreeWidgetItem(m_divergeNode, {leaf.text});
@@ -155,7 +156,9 @@ void VerdictPanel::clear() {
     }
 }
 
-QString VerdictPanel::interpretation() const { return m_text->toPlainText(); }
+QString VerdictPanel::interpretation() const {
+    return m_text->toPlainText();
+}
 
 void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     if (!snapshot || !snapshot->analysis) {
@@ -185,7 +188,8 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     QStringList warnings;
     if (!analysis.errorA.empty()) warnings << tr("Run A: %1").arg(analysis.errorA.c_str());
     if (!analysis.errorB.empty()) warnings << tr("Run B: %1").arg(analysis.errorB.c_str());
-    for (const auto& w : analysis.warnings) warnings << QString::fromStdString(w);
+    for (const auto& w : analysis.warnings)
+        warnings << QString::fromStdString(w);
     m_warnings->setText(warnings.join(QLatin1Char('\n')));
     m_warnings->setVisible(!warnings.isEmpty());
     m_text->setPlainText(QString::fromStdString(verdict.text));
@@ -207,8 +211,10 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
     QSet<QTreeWidgetItem*> path;
     for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
         if ((*it)->data(0, CaseRole).toString() != chosen) continue;
-        for (QTreeWidgetItem* p = *it; p; p = p->parent()) path.insert(p);
-        for (int i = 0; i < (*it)->childCount(); ++i) path.insert((*it)->child(i));
+        for (QTreeWidgetItem* p = *it; p; p = p->parent())
+            path.insert(p);
+        for (int i = 0; i < (*it)->childCount(); ++i)
+            path.insert((*it)->child(i));
     }
     for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
         QTreeWidgetItem* item = *it;
@@ -267,13 +273,12 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     for (const auto& groupId : cause.groups) {
         const QString group = QString::fromStdString(groupId);
         // Links are numbered in reading order: the group, then its buffers.
-        QString part = tr("step %1 · group %2")
-                           .arg(*cause.step)
-                           .arg(link({*cause.step, group, {}}, group));
+        QString part =
+            tr("step %1 · group %2").arg(*cause.step).arg(link({*cause.step, group, {}}, group));
         QStringList buffers;
         for (const auto& name : cause.buffers) {
-            const bool inGroup = std::any_of(
-                analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
+            const bool inGroup =
+                std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
                     return b.step == *cause.step && b.group == groupId && b.name == name;
                 });
             if (inGroup)

@@ -17,7 +17,7 @@ class QTreeWidgetItem;
 // interpretation text, the per-group culprit table and the root cause by dataflow as links.
 class VerdictPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     enum Role {
         OnPathRole = Qt::UserRole + 1, // bool: the verdict went through this node
         CaseRole,                      // QString: decisionCaseName of a leaf, empty elsewhere
@@ -31,11 +31,11 @@ public:
     QTreeWidget* decisionTree() const { return m_tree; }
     QString interpretation() const;
 
-signals:
+  signals:
     // A root-cause link: select this step's cell of `group`, then `buffer` (may be empty).
     void rootCauseActivated(quint64 step, const QString& group, const QString& buffer);
 
-private:
+  private:
     void buildTree();
     void highlightPath(const dumpscope::Verdict& verdict);
     void fillCulprits(const dumpscope::Analysis& analysis);

@@ -102,9 +102,8 @@ TEST(MainWindow, DemoShowsTheCoresMatrixBuffersAndVerdict) {
     EXPECT_EQ(verdict->interpretation().toStdString(), direct.verdict.text);
     EXPECT_EQ(direct.verdict.decisionCase, DecisionCase::h_without_g);
     QTreeWidget* tree = verdict->decisionTree();
-    for (DecisionCase c : {DecisionCase::all_equal, DecisionCase::g_only,
-                           DecisionCase::h_without_g, DecisionCase::i, DecisionCase::j,
-                           DecisionCase::unexpected}) {
+    for (DecisionCase c : {DecisionCase::all_equal, DecisionCase::g_only, DecisionCase::h_without_g,
+                           DecisionCase::i, DecisionCase::j, DecisionCase::unexpected}) {
         QTreeWidgetItem* leaf = leafOfCase(tree, decisionCaseName(c));
         ASSERT_NE(leaf, nullptr) << decisionCaseName(c);
         EXPECT_EQ(leaf->data(0, VerdictPanel::OnPathRole).toBool(),
@@ -159,7 +158,8 @@ TEST(MainWindow, KeyboardMovesThroughTheMatrix) {
     QTest::keyClick(view, Qt::Key_Right);
     EXPECT_EQ(view->currentIndex(), w.matrix().indexOf(2, "I"));
     // The buffer list follows the current cell.
-    const auto& cell = w.triage().snapshot()->analysis->matrix[2].cells[view->currentIndex().column()];
+    const auto& cell =
+        w.triage().snapshot()->analysis->matrix[2].cells[view->currentIndex().column()];
     EXPECT_EQ(w.triage().bufferPanel()->model()->rowCount(), static_cast<int>(cell.buffers.size()));
     // Enter drills down into the buffer list.
     w.window.activateWindow();

@@ -57,10 +57,10 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
         for (int c = 0; c < model.columnCount(); ++c) {
             const GroupCell& cell = an.matrix[r].cells[c];
             const QModelIndex i = model.index(r, c);
-            const QString text = cell.buffers.empty()
-                                     ? QStringLiteral("–")
-                                     : QStringLiteral("%1/%2").arg(cell.nDivergent).arg(
-                                           cell.buffers.size());
+            const QString text =
+                cell.buffers.empty()
+                    ? QStringLiteral("–")
+                    : QStringLiteral("%1/%2").arg(cell.nDivergent).arg(cell.buffers.size());
             EXPECT_EQ(i.data().toString(), text) << r << "," << c;
             EXPECT_EQ(i.data(MatrixModel::StatusRole).toInt(), static_cast<int>(cell.status));
             EXPECT_FALSE(i.data(MatrixModel::PendingRole).toBool());
@@ -77,8 +77,7 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
     EXPECT_GT(small.red(), small.green());
     EXPECT_GT(large.red(), large.green());
     EXPECT_LT(large.lightness(), small.lightness()) << "a larger |Δ| must be a darker red";
-    EXPECT_EQ(model.index(1, i).data(Qt::BackgroundRole).value<QBrush>().style(),
-              Qt::BDiagPattern);
+    EXPECT_EQ(model.index(1, i).data(Qt::BackgroundRole).value<QBrush>().style(), Qt::BDiagPattern);
     EXPECT_EQ(model.index(1, i).data(MatrixModel::StatusRole).toInt(),
               static_cast<int>(Status::only_in_a));
     EXPECT_EQ(background(model.index(2, k)), matrix_colors::error());
@@ -91,8 +90,7 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
     EXPECT_FALSE(model.headerData(2, Qt::Vertical).toString().startsWith(QStringLiteral("▶")));
     for (int r = 0; r < model.rowCount(); ++r)
         for (int c = 0; c < model.columnCount(); ++c)
-            EXPECT_EQ(model.index(r, c).data(MatrixModel::RootCauseRole).toBool(),
-                      r == 1 && c == h)
+            EXPECT_EQ(model.index(r, c).data(MatrixModel::RootCauseRole).toBool(), r == 1 && c == h)
                 << r << "," << c;
     EXPECT_EQ(model.indexOf(2, "K"), model.index(2, k));
     model.clear();
@@ -208,7 +206,8 @@ TEST(BufferListModel, PendingRowsShowNoStatistics) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const Analysis planned = plan(pair.dir / "a", pair.dir / "b");
     std::vector<std::size_t> all(planned.buffers.size());
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
     model.setBuffers(uitest::plannedSnapshot(planned), all);
     for (int r = 0; r < model.rowCount(); ++r) {
         EXPECT_EQ(model.index(r, BufferListModel::StatusColumn).data().toString(),

@@ -31,7 +31,9 @@ using dumpscope::test::TempDir;
 
 namespace {
 
-QString q(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+QString q(const std::filesystem::path& p) {
+    return QString::fromStdString(p.string());
+}
 
 std::string readFile(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -57,7 +59,8 @@ struct OpenMixed {
 bool dropFolders(QWidget& window, const QStringList& folders) {
     QMimeData mime;
     QList<QUrl> urls;
-    for (const QString& f : folders) urls << QUrl::fromLocalFile(f);
+    for (const QString& f : folders)
+        urls << QUrl::fromLocalFile(f);
     mime.setUrls(urls);
     QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &enter);
@@ -214,8 +217,8 @@ void expectScreenshot(const std::vector<std::string>& args, const std::filesyste
     argv.push_back("--screenshot");
     argv.push_back(png.string());
     TempDir home;
-    const auto r = test::runProcess(argv, {"QT_QPA_PLATFORM=offscreen",
-                                           "XDG_CONFIG_HOME=" + home.path().string()});
+    const auto r = test::runProcess(
+        argv, {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     ASSERT_TRUE(std::filesystem::exists(png));
     EXPECT_GT(std::filesystem::file_size(png), 20000u);
@@ -237,19 +240,20 @@ TEST(GuiBinary, ScreenshotOfTheNoisyHeadSample) {
     TempDir dir;
     if (!test::unpackSample("h200-noisy-head.tar.xz", dir.path()))
         GTEST_SKIP() << "../shared/samples is absent: the real-sample screenshot is not checked";
-    expectScreenshot({(dir / "s2_noisy_head" / "a").string(), (dir / "s2_noisy_head" / "b").string()},
-                     dir / "shot.png");
+    expectScreenshot(
+        {(dir / "s2_noisy_head" / "a").string(), (dir / "s2_noisy_head" / "b").string()},
+        dir / "shot.png");
 }
 
 TEST(GuiBinary, RejectsABadSchemaAndHalfAPair) {
     TempDir dir;
     test::writeText(dir / "schema.json", "{ not json");
-    const auto bad = test::runProcess({DUMPSCOPE_GUI_PATH, "--schema", (dir / "schema.json").string(),
-                                       "--demo"},
-                                      {"QT_QPA_PLATFORM=offscreen"});
+    const auto bad =
+        test::runProcess({DUMPSCOPE_GUI_PATH, "--schema", (dir / "schema.json").string(), "--demo"},
+                         {"QT_QPA_PLATFORM=offscreen"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("schema.json"), std::string::npos) << bad.err;
-    const auto half = test::runProcess({DUMPSCOPE_GUI_PATH, dir.path().string()},
-                                       {"QT_QPA_PLATFORM=offscreen"});
+    const auto half =
+        test::runProcess({DUMPSCOPE_GUI_PATH, dir.path().string()}, {"QT_QPA_PLATFORM=offscreen"});
     EXPECT_EQ(half.exitCode, 2);
 }

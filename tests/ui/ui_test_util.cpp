@@ -43,7 +43,8 @@ void writeMixedPair(const fs::path& dir) {
 void writeLargePair(const fs::path& dir, int steps, std::size_t elements) {
     const fs::path a = dir / "a", b = dir / "b";
     std::vector<float> values(elements);
-    for (std::size_t i = 0; i < elements; ++i) values[i] = static_cast<float>(i) * 0.5f;
+    for (std::size_t i = 0; i < elements; ++i)
+        values[i] = static_cast<float>(i) * 0.5f;
     for (int step = 0; step < steps; ++step) {
         for (const auto& group : defaultSchema().groups) {
             for (const auto& buffer : group.buffers) {
