@@ -42,8 +42,8 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
     };
     const Entry entries[] = {
         {swatch(matrix_colors::equal()), tr("equal"), tr("every buffer bit-identical")},
-        {divergeRamp(), tr("diverge |Δ| 1e-8 → 1e2"), tr("darker as the largest |Δ| grows")},
-        {swatch(matrix_colors::withinTolerance()), tr("≈ within tolerance"),
+        {divergeRamp(), tr("diverge, 1e-8 → 1e2"), tr("darker as the largest |Δ| grows")},
+        {swatch(matrix_colors::withinTolerance()), tr("≈ tolerated"),
          tr("differs bitwise, every difference within the tolerance")},
         {swatch(matrix_colors::missing()), tr("missing"), tr("in neither run")},
         {swatch(QBrush(matrix_colors::oneSided(), Qt::BDiagPattern)), tr("one-sided"),
@@ -59,10 +59,11 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
         auto* label = new QLabel(e.text, this);
         icon->setToolTip(e.tip);
         label->setToolTip(e.tip);
-        const int row = i / 4, col = (i % 4) * 2;
+        // Three entries a row keep the legend no wider than a five-group matrix needs.
+        const int row = i / 3, col = (i % 3) * 2;
         grid->addWidget(icon, row, col);
         grid->addWidget(label, row, col + 1);
         ++i;
     }
-    grid->setColumnStretch(8, 1);
+    grid->setColumnStretch(6, 1);
 }
