@@ -67,7 +67,9 @@ bool BufferView::open(const std::filesystem::path& path, DType dtype) {
     d.path = path;
     d.dtype = dtype;
     d.elementSize = dtypeSize(dtype);
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    // Symlinks to regular files are followed, as the scan and the comparison follow them; what
+    // the link leads to must still be a regular file (checked with fstat below).
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         d.error = path.string() + ": cannot open: " + std::strerror(errno);
         return false;

@@ -26,8 +26,9 @@ class BufferView {
     BufferView(const BufferView&) = delete;
     BufferView& operator=(const BufferView&) = delete;
 
-    // Opens `path` with O_NOFOLLOW|O_NONBLOCK so that a symlink, FIFO or device named like a dump
-    // can neither redirect nor hang the reader; anything but a regular file is refused. Returns
+    // Opens `path` read-only with O_NONBLOCK so that a FIFO or device named like a dump cannot
+    // hang the reader; anything but a regular file (after symlinks, as the comparison follows
+    // them) is refused. Returns
     // false and sets error() (naming the file) on failure; the view is then closed.
     bool open(const std::filesystem::path& path, DType dtype);
     void close();
