@@ -121,14 +121,19 @@ void MainWindow::connectWorker() {
         show(seq, std::move(s));
         m_progress->hide();
         m_cancelButton->hide();
-        const auto& verdict = m_triage->snapshot()->analysis->verdict;
-        m_statusLabel->setText(verdict.firstDivergentStep
-                                   ? tr("Compared %1 buffers: first divergence at step %2")
-                                         .arg(m_triage->snapshot()->total)
-                                         .arg(*verdict.firstDivergentStep)
-                                   : tr("Compared %1 buffers: exit code %2")
-                                         .arg(m_triage->snapshot()->total)
-                                         .arg(verdict.exitCode));
+        const auto& analysis = *m_triage->snapshot()->analysis;
+        const auto& verdict = analysis.verdict;
+        const std::string& runError = analysis.errorA.empty() ? analysis.errorB : analysis.errorA;
+        if (!runError.empty())
+            m_statusLabel->setText(tr("Cannot compare: %1").arg(QString::fromStdString(runError)));
+        else if (verdict.firstDivergentStep)
+            m_statusLabel->setText(tr("Compared %1 buffers: first divergence at step %2")
+                                       .arg(analysis.buffers.size())
+                                       .arg(*verdict.firstDivergentStep));
+        else
+            m_statusLabel->setText(tr("Compared %1 buffers: exit code %2")
+                                       .arg(analysis.buffers.size())
+                                       .arg(verdict.exitCode));
         updateActions();
         emit analysisFinished();
     });

@@ -199,7 +199,10 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
 }
 
 void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
-    const QString chosen = caseName(verdict.decisionCase);
+    // Missing or malformed input without any divergence stops before the tree (exit 2, as the
+    // reference): no branch was taken, so none is highlighted.
+    const bool noTree = verdict.exitCode == 2 && !verdict.firstDivergentStep;
+    const QString chosen = noTree ? QString() : caseName(verdict.decisionCase);
     if (verdict.firstDivergentStep)
         m_divergeNode->setText(0, tr("yes → first divergent step %1, diverged: %2")
                                       .arg(*verdict.firstDivergentStep)
@@ -210,7 +213,7 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
     // The path: the chosen leaf, everything above it, and its cross-check below it.
     QSet<QTreeWidgetItem*> path;
     for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
-        if ((*it)->data(0, CaseRole).toString() != chosen) continue;
+        if (chosen.isEmpty() || (*it)->data(0, CaseRole).toString() != chosen) continue;
         for (QTreeWidgetItem* p = *it; p; p = p->parent())
             path.insert(p);
         for (int i = 0; i < (*it)->childCount(); ++i)

@@ -7,6 +7,7 @@
 #include "test_support.h"
 #include "triage_view.h"
 #include "ui_test_util.h"
+#include "verdict_panel.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/report.h"
@@ -16,8 +17,11 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QImage>
+#include <QLabel>
 #include <QMimeData>
 #include <QSettings>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -94,6 +98,25 @@ TEST(WindowActions, ExportWritesEachFormatThroughTheCore) {
     EXPECT_FALSE(w.window.exportReport(q(w.dir / "a" / "r.md"), &error));
     EXPECT_FALSE(error.isEmpty());
     EXPECT_FALSE(std::filesystem::exists(w.dir / "a" / "r.md"));
+}
+
+TEST(WindowActions, AMissingRunDirectoryTakesNoBranchOfTheTree) {
+    TempDir runs, settingsDir;
+    uitest::writeMixedPair(runs.path());
+    MainWindow window({nullptr, q(settingsDir / "s.ini")});
+    window.show();
+    window.openPair({q(runs / "missing"), q(runs / "b")});
+    ASSERT_TRUE(uitest::waitForFinished(window));
+    EXPECT_EQ(window.snapshot()->analysis->verdict.exitCode, 2);
+    auto* tree = window.triageView()->verdictPanel()->decisionTree();
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        EXPECT_FALSE((*it)->data(0, VerdictPanel::OnPathRole).toBool())
+            << (*it)->text(0).toStdString();
+    auto* warnings =
+        window.triageView()->verdictPanel()->findChild<QLabel*>(QStringLiteral("warnings"));
+    ASSERT_NE(warnings, nullptr);
+    EXPECT_TRUE(warnings->text().contains(QStringLiteral("missing")));
+    EXPECT_EQ(window.triageView()->matrixModel()->rowCount(), 0);
 }
 
 TEST(WindowActions, CopiesTheMarkdownSummary) {
