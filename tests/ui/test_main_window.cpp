@@ -15,6 +15,8 @@
 #include "dumpscope/analyze.h"
 
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -223,4 +225,33 @@ TEST(MainWindow, StartPageDemoButtonOpensTheDemo) {
     w.window.closePair();
     EXPECT_FALSE(w.window.currentPair());
     EXPECT_EQ(w.matrix().rowCount(), 0);
+}
+
+TEST(MainWindow, StartPageComparesTypedFoldersAndReopensRecentPairs) {
+    TempDir runs;
+    uitest::writeMixedPair(runs.path());
+    Window w;
+    auto* page = w.window.startPage();
+    auto* runA = page->findChild<QLineEdit*>(QStringLiteral("runA"));
+    auto* runB = page->findChild<QLineEdit*>(QStringLiteral("runB"));
+    auto* compare = page->findChild<QPushButton*>(QStringLiteral("compareButton"));
+    ASSERT_TRUE(runA && runB && compare);
+    EXPECT_FALSE(compare->isEnabled()) << "nothing to compare yet";
+    runA->setText(QString::fromStdString((runs / "a").string()));
+    runB->setText(QString::fromStdString((runs / "b").string()));
+    ASSERT_TRUE(compare->isEnabled());
+    QTest::mouseClick(compare, Qt::LeftButton);
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.matrix().rowCount(), 3);
+
+    // Closing goes back to the start page, whose recent list reopens the pair.
+    w.window.closePair();
+    auto* recent = page->findChild<QListWidget*>(QStringLiteral("recentPairs"));
+    ASSERT_NE(recent, nullptr);
+    ASSERT_EQ(recent->count(), 1);
+    emit recent->itemActivated(recent->item(0));
+    ASSERT_TRUE(w.window.currentPair());
+    EXPECT_EQ(w.window.currentPair()->runB, runB->text());
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.matrix().rowCount(), 3);
 }
