@@ -2,6 +2,8 @@
 // pathlib's spelling of a path. Split from reference_compat.cpp, which prints with them.
 #include "dumpscope/reference_compat.h"
 
+#include "utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -15,39 +17,8 @@ namespace dumpscope {
 
 namespace {
 
-// The length of the well-formed UTF-8 sequence at s[i] (Unicode table 3-7) and its code point,
-// or 0 when the byte there starts none: Python's surrogateescape then maps that one byte to
+// decodeUtf8 (utf8.h) returning 0 is where Python's surrogateescape maps that one byte to
 // U+DC80+byte, and every byte of an ill-formed sequence ends up escaped on its own.
-std::size_t decodeUtf8(const std::string& s, std::size_t i, char32_t& cp) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char c = byte(i);
-    if (c < 0x80) {
-        cp = c;
-        return 1;
-    }
-    std::size_t len = 0;
-    unsigned char lo = 0x80, hi = 0xBF; // the range allowed for the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0) lo = 0xA0; // no overlong forms
-        if (c == 0xED) hi = 0x9F; // no encoded surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F; // nothing above U+10FFFF
-    } else {
-        return 0;
-    }
-    if (i + len > s.size()) return 0;
-    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < len; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-    cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (byte(i + k) & 0x3F);
-    return len;
-}
 
 // Assigned code points above ASCII that str.isprintable() rejects (Unicode 14.0, Python 3.11):
 // repr() escapes them. Unassigned ones are left alone, their set changes with each version.

@@ -1,5 +1,7 @@
 #include "report_text.h"
 
+#include "utf8.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -14,32 +16,9 @@ void appendByteEscape(std::string& out, unsigned char c) {
     out += kHex[c & 0xf];
 }
 
-// Length of the well-formed UTF-8 sequence starting at s[i], or 0 when it is not one
-// (overlong forms, surrogates and code points above U+10FFFF are not well-formed).
 std::size_t sequenceLength(std::string_view s, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char c = byte(i);
-    if (c < 0x80) return 1;
-    std::size_t len;
-    unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0) lo = 0xA0; // overlong
-        if (c == 0xED) hi = 0x9F; // surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0) lo = 0x90; // overlong
-        if (c == 0xF4) hi = 0x8F; // above U+10FFFF
-    } else {
-        return 0;
-    }
-    if (i + len > s.size()) return 0;
-    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < len; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-    return len;
+    char32_t cp;
+    return decodeUtf8(s, i, cp);
 }
 
 std::string sanitize(std::string_view s, bool escapeControls, bool keepLines = false) {
