@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "element_traits.h"
 
@@ -90,16 +91,28 @@ template <typename Tr>
 void StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
     if constexpr (Tr::kFloat) {
         using Bits = typename Tr::Bits;
-        constexpr Bits kMag = static_cast<Bits>(Tr::kSign - 1);
-        std::size_t special = 0;
-        Bits maxMag = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const Bits m = Tr::load(p + i * sizeof(Bits)) & kMag;
-            special += m >= Tr::kExp;
-            maxMag = std::max<Bits>(maxMag, m < Tr::kExp ? m : Bits{0});
+        // Magnitudes fit the signed type of the same width, and signed compares and a counter
+        // of the element's own width let GCC vectorise this loop at baseline x86-64 (unsigned
+        // 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
+        using SBits = std::make_signed_t<Bits>;
+        constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
+        constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
+        constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
+        std::uint64_t special = 0;
+        SBits maxMag = 0;
+        for (std::size_t start = 0; start < n; start += kSub) {
+            const std::size_t len = std::min(kSub, n - start);
+            const unsigned char* q = p + start * sizeof(Bits);
+            SBits count = 0;
+            for (std::size_t i = 0; i < len; ++i) {
+                const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
+                count += m >= kExp;
+                maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
+            }
+            special += static_cast<std::uint64_t>(count);
         }
-        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, maxMag);
-        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, maxMag);
+        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, static_cast<std::uint64_t>(maxMag));
+        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, static_cast<std::uint64_t>(maxMag));
         if (special == 0) return;
         std::uint64_t nan = 0;
         for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(Bits)));
@@ -258,6 +271,10 @@ BufferStats StatsAccumulator::finish() {
         im.s.maxAbsB = bitsToDouble(im.dtype, im.maxMagB);
     }
     im.s.largestDiffs = im.heap;
+    if (im.s.nDiff == 0) { // nothing to place: do not keep per-row / per-column zeros around
+        std::vector<std::uint64_t>().swap(im.s.rowDiffs);
+        std::vector<std::uint64_t>().swap(im.s.colDiffs);
+    }
     std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), largerDelta);
     return std::move(im.s);
 }
