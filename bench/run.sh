@@ -23,6 +23,7 @@ REFERENCE=${REFERENCE:-$ROOT/../shared/reference/compare-backward-state.py}
 TIME=/usr/bin/time
 
 die() { echo "run.sh: $*" >&2; exit 2; }
+"$ROOT/scripts/setup.sh" bench # GNU time (peak RSS) and jq (reads dumpscope's JSON)
 [ -x "$TIME" ] || die "GNU time ($TIME) is needed for peak RSS"
 command -v jq >/dev/null || die "jq is needed to read dumpscope's JSON"
 

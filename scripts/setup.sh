@@ -13,6 +13,7 @@ for extra in "$@"; do
         gui-shot) packages+=(xvfb xauth) ;;
         fuzz) packages+=(clang libclang-rt-14-dev) ;;
         package) packages+=(desktop-file-utils dpkg-dev file) ;;
+        bench) packages+=(jq time) ;;
         *) echo "setup.sh: unknown extra '$extra'" >&2; exit 2 ;;
     esac
 done
