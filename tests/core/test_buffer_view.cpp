@@ -20,8 +20,7 @@ using dumpscope::test::writeBytes;
 
 namespace {
 
-const DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,
-                           DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+using dumpscope::test::kAllTypes;
 
 std::vector<unsigned char> randomBytes(std::size_t n, unsigned seed) {
     std::mt19937_64 rng(seed);

@@ -19,8 +19,7 @@ using dumpscope::test::writeBytes;
 
 namespace {
 
-const DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,
-                           DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+using dumpscope::test::kAllTypes;
 
 struct Pair {
     std::vector<unsigned char> a, b;

@@ -24,8 +24,7 @@ namespace {
 
 using test::TempDir;
 
-const DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8, DType::u8,
-                           DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+using dumpscope::test::kAllTypes;
 
 // The simple path: one element at a time, every rule taken from dtype.h / stats.h's contract.
 BufferStats simpleStats(DType t, const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,

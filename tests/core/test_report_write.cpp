@@ -14,25 +14,12 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
+using dumpscope::test::listDir;
+using dumpscope::test::readFile;
 using dumpscope::test::TempDir;
 using nlohmann::json;
 
 namespace {
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string> listDir(const fs::path& dir) {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir))
-        names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 // A small divergent analysis with a name that needs escaping in every format.
 dumpscope::Analysis smallAnalysis() {

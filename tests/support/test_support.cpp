@@ -1,6 +1,8 @@
 #include "test_support.h"
 
+#include <algorithm>
 #include <array>
+#include <sstream>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -52,6 +54,20 @@ void writeBytes(const fs::path& file, const void* data, std::size_t size) {
 
 void writeText(const fs::path& file, const std::string& text) {
     writeBytes(file, text.data(), text.size());
+}
+
+std::string readFile(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> listDir(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 float floatFromBits(std::uint32_t bits) {

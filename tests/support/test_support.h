@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+
+#include "dumpscope/dtype.h"
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -39,6 +41,14 @@ std::filesystem::path writeDump(const std::filesystem::path& dir, std::uint64_t 
     writeArray(file, values);
     return file;
 }
+
+// Every element type, in DType order.
+inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,
+                                      DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+
+// A file's whole content (empty when unreadable); a directory's entry names, sorted.
+std::string readFile(const std::filesystem::path& file);
+std::vector<std::string> listDir(const std::filesystem::path& dir);
 
 float floatFromBits(std::uint32_t bits);
 std::uint32_t bitsOfFloat(float f);

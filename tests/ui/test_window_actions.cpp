@@ -39,12 +39,7 @@ QString q(const std::filesystem::path& p) {
     return QString::fromStdString(p.string());
 }
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using dumpscope::test::readFile;
 
 struct OpenMixed {
     TempDir dir;
