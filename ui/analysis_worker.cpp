@@ -12,7 +12,7 @@
 struct AnalysisWorker::Job {
     quint64 sequence = 0;
     std::filesystem::path runA, runB;
-    std::shared_ptr<const dumpscope::Schema> schema;
+    dumpscope::AnalyzeOptions options;
     std::atomic<bool> stop{false};
     std::atomic<bool> exited{false};
     // Set while a progress snapshot is queued for the GUI; the next one waits for it.
@@ -48,16 +48,15 @@ AnalysisWorker::~AnalysisWorker() {
         if (job->thread.joinable()) job->thread.join();
 }
 
-quint64 AnalysisWorker::start(const QString& runA, const QString& runB,
-                              std::shared_ptr<const dumpscope::Schema> schema) {
+quint64 AnalysisWorker::start(const AnalysisRequest& request) {
     for (auto& job : m_jobs)
         job->stop = true;
     reapFinishedJobs();
     auto job = std::make_shared<Job>();
     job->sequence = ++m_sequence;
-    job->runA = runA.toStdString();
-    job->runB = runB.toStdString();
-    job->schema = std::move(schema);
+    job->runA = request.runA.toStdString();
+    job->runB = request.runB.toStdString();
+    job->options = request.analyzeOptions();
     m_running = true;
     job->thread = std::thread([this, job] { run(job); });
     m_jobs.push_back(job);
@@ -99,8 +98,7 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             Qt::QueuedConnection);
     };
     try {
-        dumpscope::AnalyzeOptions options;
-        options.schema = job->schema;
+        const dumpscope::AnalyzeOptions& options = job->options;
         dumpscope::Analysis live = dumpscope::plan(job->runA, job->runB, options);
         std::size_t nDone = 0, total = live.buffers.size();
         auto first = makeSnapshot(live, 0, total, false);

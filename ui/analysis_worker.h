@@ -1,8 +1,7 @@
 #pragma once
 
+#include "analysis_request.h"
 #include "analysis_snapshot.h"
-
-#include "dumpscope/schema.h"
 
 #include <QObject>
 #include <QString>
@@ -21,8 +20,7 @@ class AnalysisWorker : public QObject {
     ~AnalysisWorker() override; // cancels everything and waits for the threads
 
     // Returns the new analysis' sequence number.
-    quint64 start(const QString& runA, const QString& runB,
-                  std::shared_ptr<const dumpscope::Schema> schema = {});
+    quint64 start(const AnalysisRequest& request);
     // Stops the current analysis as soon as the core checks its callback; emits cancelled().
     void cancel();
     bool isRunning() const { return m_running; }

@@ -177,7 +177,11 @@ void MainWindow::openPair(const RunPair& pair) {
     m_progress->show();
     m_cancelButton->show();
     m_statusLabel->setText(tr("Comparing…"));
-    m_worker->start(absolute.runA, absolute.runB, m_options.schema);
+    AnalysisRequest request;
+    request.runA = absolute.runA;
+    request.runB = absolute.runB;
+    request.schema = m_options.schema;
+    m_worker->start(request);
     updateActions();
 }
 
