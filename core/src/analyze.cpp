@@ -52,7 +52,11 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     for (const auto& [key, f] : scanB.files) byStep[key.first][key.second].second = &f;
 
     const Schema& schema = *an.schema;
-    for (const auto& [step, files] : byStep) {
+    for (const auto& stepFiles : byStep) {
+        // Named, not a structured binding: the lambdas below capture them (clang 14, Debian's,
+        // which the fuzz build uses, cannot capture structured bindings).
+        const std::uint64_t step = stepFiles.first;
+        const auto& files = stepFiles.second;
         if (options.steps && !options.steps->count(step)) continue;
         an.steps.push_back(step);
         // Element count of a schema buffer at this step (run A's, else run B's), for shapes.
