@@ -17,32 +17,12 @@ namespace dumpscope {
 
 namespace {
 
-using report::displayText;
-
 // GitHub refuses issue bodies over 65,536 characters: three tables of this many rows stay
 // well under it (the HTML and JSON reports carry the rest).
 constexpr std::size_t kMaxRows = 100;
 
-// A code span holding `s` literally: the fence is one backtick longer than the longest run of
-// backticks inside, padded with spaces when the text starts or ends with one (CommonMark).
 std::string code(std::string_view raw, bool inTable) {
-    std::string s = displayText(raw);
-    if (inTable) {
-        std::string escaped;
-        for (char c : s) {
-            if (c == '|') escaped += '\\';
-            escaped += c;
-        }
-        s = std::move(escaped);
-    }
-    std::size_t longest = 0, run = 0;
-    for (char c : s) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(longest + 1, '`');
-    const bool pad = s.empty() || s.front() == '`' || s.back() == '`';
-    return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+    return report::markdownCode(raw, inTable);
 }
 
 std::string joinCode(const std::vector<std::string>& names) {
@@ -52,24 +32,8 @@ std::string joinCode(const std::vector<std::string>& names) {
     return out.empty() ? "none" : out;
 }
 
-// Plain text outside code spans: a message may contain Markdown or HTML syntax. A backslash
-// before ASCII punctuation is always a literal in CommonMark. Characters that only matter at
-// the start of a line (list and heading markers) are escaped there only, so paths in messages
-// stay readable in the raw text.
 std::string plain(std::string_view raw) {
-    static constexpr std::string_view kInline = "\\`*_{}[]<>|&~#!";
-    const std::string text = displayText(raw);
-    std::string out;
-    bool allDigits = true;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        const bool listMarker = (i == 0 && (c == '-' || c == '+' || c == '=')) ||
-                                (i > 0 && allDigits && (c == '.' || c == ')'));
-        if (kInline.find(c) != std::string_view::npos || listMarker) out += '\\';
-        out += c;
-        allDigits = allDigits && c >= '0' && c <= '9';
-    }
-    return out;
+    return report::markdownText(raw);
 }
 
 void verdictSection(std::string& md, const Analysis& a) {

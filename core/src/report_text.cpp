@@ -2,6 +2,7 @@
 
 #include "utf8.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -92,6 +93,48 @@ std::string hex16(std::uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
     return buf;
+}
+
+// A code span holding `s` literally: the fence is one backtick longer than the longest run of
+// backticks inside, padded with spaces when the text starts or ends with one (CommonMark).
+std::string markdownCode(std::string_view raw, bool inTable) {
+    std::string s = displayText(raw);
+    if (inTable) {
+        std::string escaped;
+        for (char c : s) {
+            if (c == '|') escaped += '\\';
+            escaped += c;
+        }
+        s = std::move(escaped);
+    }
+    std::size_t longest = 0, run = 0;
+    for (char c : s) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = s.empty() || s.front() == '`' || s.back() == '`';
+    return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+}
+
+// Plain text outside code spans: a message may contain Markdown or HTML syntax. A backslash
+// before ASCII punctuation is always a literal in CommonMark. Characters that only matter at
+// the start of a line (list and heading markers) are escaped there only, so paths in messages
+// stay readable in the raw text.
+std::string markdownText(std::string_view raw) {
+    static constexpr std::string_view kInline = "\\`*_{}[]<>|&~#!";
+    const std::string text = displayText(raw);
+    std::string out;
+    bool allDigits = true;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool listMarker = (i == 0 && (c == '-' || c == '+' || c == '=')) ||
+                                (i > 0 && allDigits && (c == '.' || c == ')'));
+        if (kInline.find(c) != std::string_view::npos || listMarker) out += '\\';
+        out += c;
+        allDigits = allDigits && c >= '0' && c <= '9';
+    }
+    return out;
 }
 
 } // namespace dumpscope::report

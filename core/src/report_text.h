@@ -20,6 +20,11 @@ std::string displayText(std::string_view s);
 // `keepLines` keeps line feeds and tabs as they are (for <pre> blocks).
 std::string htmlEscape(std::string_view s, bool keepLines = false);
 
+// Markdown: a code span holding `raw` literally (inside a table, `|` escaped as `\|`).
+std::string markdownCode(std::string_view raw, bool inTable);
+// Markdown: plain text with every character that could start Markdown or HTML escaped.
+std::string markdownText(std::string_view raw);
+
 // A path's bytes as a std::string (paths are bytes on POSIX; never converted).
 std::string pathBytes(const std::filesystem::path& p);
 

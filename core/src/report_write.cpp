@@ -108,11 +108,17 @@ std::string renderReport(const Analysis& analysis, ReportFormat format) {
 void writeReport(const Analysis& analysis, const fs::path& path) {
     const auto format = reportFormatFor(path);
     if (!format) fail(path, "unknown report format (use .json, .md or .html)");
-    if (insideRun(path, analysis.runA) || insideRun(path, analysis.runB))
-        fail(path, "it is inside a run directory; dumpscope never writes there");
+    writeReportText(path, {analysis.runA, analysis.runB},
+                    [&] { return renderReport(analysis, *format); });
+}
+
+void writeReportText(const fs::path& path, const std::vector<fs::path>& runDirs,
+                     const std::function<std::string()>& render) {
+    for (const auto& run : runDirs)
+        if (insideRun(path, run)) fail(path, "it is inside a run directory; dumpscope never writes there");
     if (path.filename().empty()) fail(path, "no file name");
 
-    const std::string text = renderReport(analysis, *format);
+    const std::string text = render();
 
     // Same directory as the destination, so the rename cannot cross file systems. The name
     // starts with a dot so a half-written file is not mistaken for a report.

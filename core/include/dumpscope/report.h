@@ -3,8 +3,10 @@
 #include "dumpscope/result.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dumpscope {
 
@@ -23,5 +25,10 @@ std::string renderReport(const Analysis& analysis, ReportFormat format);
 // Writes atomically (temporary file + rename). Refuses a path inside either run directory.
 // Throws std::runtime_error naming the file and the cause.
 void writeReport(const Analysis& analysis, const std::filesystem::path& path);
+// The same refusal and atomic write for any report text: refused inside any of `runDirs`
+// before `render` is called.
+void writeReportText(const std::filesystem::path& path,
+                     const std::vector<std::filesystem::path>& runDirs,
+                     const std::function<std::string()>& render);
 
 } // namespace dumpscope
