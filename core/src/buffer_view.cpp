@@ -45,6 +45,7 @@ struct BufferView::Impl {
     DType dtype = DType::u8;
     std::size_t elementSize = 1;
     std::uint64_t byteSize = 0;
+    struct timespec mtime {};
 
     std::mutex cacheMutex;
     std::vector<Page> pages; // at most kCachePages, evicted least recently used
@@ -87,6 +88,7 @@ bool BufferView::open(const std::filesystem::path& path, DType dtype) {
     }
     d.fd = fd;
     d.byteSize = static_cast<std::uint64_t>(st.st_size);
+    d.mtime = st.st_mtim;
     return true;
 }
 
@@ -121,6 +123,19 @@ std::uint64_t BufferView::size() const {
 }
 std::uint64_t BufferView::byteSize() const {
     return isOpen() ? m_impl->byteSize : 0;
+}
+
+std::string BufferView::changedSinceOpen() const {
+    if (!isOpen()) return {};
+    const Impl& d = *m_impl;
+    struct stat now {};
+    if (::fstat(d.fd, &now) != 0) return d.path.string() + ": cannot stat: " + std::strerror(errno);
+    if (static_cast<std::uint64_t>(now.st_size) != d.byteSize)
+        return d.path.string() + ": changed while being read (size " + std::to_string(d.byteSize) +
+               " -> " + std::to_string(now.st_size) + " bytes)";
+    if (now.st_mtim.tv_sec != d.mtime.tv_sec || now.st_mtim.tv_nsec != d.mtime.tv_nsec)
+        return d.path.string() + ": changed while being read (modification time moved)";
+    return {};
 }
 
 std::optional<std::uint64_t> BufferView::bits(std::uint64_t index) const {
@@ -183,6 +198,22 @@ std::size_t BufferView::readBits(std::uint64_t first, std::size_t count, std::ui
         if (got < want) break;
     }
     return done;
+}
+
+std::string forEachChunkPair(const BufferView& a, const BufferView& b, std::uint64_t n,
+                             std::size_t chunkElements, const ChunkPairFn& fn) {
+    const std::size_t es = a.elementSize();
+    std::vector<unsigned char> bufA(chunkElements * es), bufB(chunkElements * es);
+    for (std::uint64_t first = 0; first < n; first += chunkElements) {
+        const auto m = static_cast<std::size_t>(std::min<std::uint64_t>(chunkElements, n - first));
+        const std::size_t gotA = a.readRaw(first, m, bufA.data());
+        const std::size_t gotB = b.readRaw(first, m, bufB.data());
+        if (gotA != m || gotB != m)
+            return (gotA != m ? a.path() : b.path()).string() +
+                   ": read failed or the file shrank while being read";
+        if (!fn(bufA.data(), bufB.data(), m, first)) break;
+    }
+    return {};
 }
 
 } // namespace dumpscope

@@ -101,21 +101,16 @@ std::optional<DiffIndex> DiffIndex::build(const BufferView& a, const BufferView&
     const DType dtype = a.dtype();
     const std::uint64_t n = std::min(a.size(), b.size());
     DiffIndexBuilder builder(dtype, n, filter);
-    const std::size_t es = dtypeSize(dtype);
-    std::vector<unsigned char> bufA(kChunkElements * es), bufB(kChunkElements * es);
-    for (std::uint64_t base = 0; base < n; base += kChunkElements) {
-        const auto m = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkElements, n - base));
-        const std::size_t gotA = a.readRaw(base, m, bufA.data());
-        const std::size_t gotB = b.readRaw(base, m, bufB.data());
-        if (gotA != m || gotB != m) {
-            if (error)
-                *error = (gotA != m ? a.path() : b.path()).string() +
-                         ": read failed or the file shrank while indexing";
-            return std::nullopt;
-        }
-        builder.addChunk(bufA.data(), bufB.data(), m, base);
-        if (progress && !progress(base + m, n)) return std::nullopt;
-    }
+    bool cancelled = false;
+    const std::string failure = forEachChunkPair(
+        a, b, n, kChunkElements,
+        [&](const unsigned char* pa, const unsigned char* pb, std::size_t m, std::uint64_t base) {
+            builder.addChunk(pa, pb, m, base);
+            cancelled = progress && !progress(base + m, n);
+            return !cancelled;
+        });
+    if (!failure.empty() && error) *error = failure;
+    if (!failure.empty() || cancelled) return std::nullopt;
     return builder.finish();
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ class BufferView {
     // Whole elements in the file as it was when opened; a ragged tail is not an element.
     std::uint64_t size() const;
     std::uint64_t byteSize() const;
+    // Why the file is no longer what was opened (its size or modification time moved), naming
+    // it; empty when unchanged. A scan that must not mix two versions checks this at its end.
+    std::string changedSinceOpen() const;
 
     // Raw bits of element `index` (zero-extended), or nullopt past the end or when the read fails
     // (e.g. the file shrank after it was opened).
@@ -61,5 +65,15 @@ class BufferView {
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
+
+// Receives `count` elements of each side starting at element `first`; returns false to stop.
+using ChunkPairFn = std::function<bool(const unsigned char* a, const unsigned char* b,
+                                       std::size_t count, std::uint64_t first)>;
+// Reads elements [0, n) of two views of one element type in chunks of `chunkElements` (two
+// buffers of that size, whatever n) and hands each pair of chunks to `fn`, in index order.
+// Returns why it could not (a read that came up short, naming the file), else empty; a stop
+// asked for by `fn` is not an error.
+std::string forEachChunkPair(const BufferView& a, const BufferView& b, std::uint64_t n,
+                             std::size_t chunkElements, const ChunkPairFn& fn);
 
 } // namespace dumpscope
