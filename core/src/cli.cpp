@@ -6,6 +6,7 @@
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
+#include "cli_multi.h"
 #include "cli_text.h"
 
 #include <CLI/CLI.hpp>
@@ -59,6 +60,10 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     bool json = false, quiet = false, strict = false, compat = false, showVersion = false;
     app.add_option("RUN_A", runA, "run A's dump directory");
     app.add_option("RUN_B", runB, "run B's dump directory");
+    std::vector<std::string> moreRuns;
+    app.add_option("MORE_RUNS", moreRuns,
+                   "further candidates: RUN_A is then the base, compared with RUN_B and each of these "
+                   "(one section per candidate, then a summary ranked by first divergent step)");
     app.add_flag("--json", json, "write the whole report as JSON to stdout (nothing else on stdout)");
     app.add_option("--report", report, "also write the verdict report to FILE: .json, .md or .html by extension")
         ->option_text("FILE");
@@ -118,6 +123,10 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "error: RUN_A and RUN_B are required (see --help)\n";
         return 2;
     }
+    if (compat && !moreRuns.empty()) {
+        err << "error: --reference-compat compares two runs only\n";
+        return 2;
+    }
     if (compat) return runReferenceCompat(runA, runB, out, err);
 
     AnalyzeOptions options;
@@ -148,6 +157,11 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     } catch (const CLI::ValidationError& e) {
         err << "error: " << e.what() << "\n";
         return 2;
+    }
+
+    if (!moreRuns.empty()) {
+        moreRuns.insert(moreRuns.begin(), runB);
+        return runMultiCli({runA, moreRuns, options, json, quiet, strict, report}, out, err);
     }
 
     Analysis an = analyze(runA, runB, options);

@@ -3,36 +3,17 @@
 #include "dumpscope/multi_report.h"
 #include "dumpscope/multi_run.h"
 
-#include "run_fixture.h"
+#include "multi_run_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <memory>
-
 using dumpscope::FloorReading;
+using dumpscope::test::Candidates;
 using dumpscope::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A base and candidates written as pairs: candidate k is pair k's run B, the base is pair 0's
-// run A (every pair's run A holds the same bytes).
-struct Candidates {
-    std::vector<std::unique_ptr<TempDir>> dirs;
-    fs::path base() const { return *dirs.front() / "a"; }
-    std::vector<fs::path> runs() const {
-        std::vector<fs::path> out;
-        for (const auto& d : dirs) out.push_back(*d / "b");
-        return out;
-    }
-    // A candidate identical to the base, then `perturbs` applied: (step, file) pairs.
-    void add(const std::vector<std::pair<std::uint64_t, std::string>>& perturbs) {
-        dirs.push_back(std::make_unique<TempDir>());
-        dumpscope::test::writeRunPair(*dirs.back());
-        for (const auto& [step, file] : perturbs) dumpscope::test::perturb(*dirs.back(), step, file);
-    }
-};
 
 dumpscope::MultiRunAnalysis analyze(const Candidates& c) {
     return dumpscope::analyzeCandidates(c.base(), c.runs());

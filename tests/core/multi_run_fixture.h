@@ -1,0 +1,29 @@
+#pragma once
+
+// A base and several candidates for the multi-run tests (core, CLI and window).
+#include "run_fixture.h"
+
+#include <memory>
+#include <utility>
+
+namespace dumpscope::test {
+
+// A base and candidates written as pairs: candidate k is pair k's run B, the base is pair 0's
+// run A (every pair's run A holds the same bytes).
+struct Candidates {
+    std::vector<std::unique_ptr<TempDir>> dirs;
+    std::filesystem::path base() const { return *dirs.front() / "a"; }
+    std::vector<std::filesystem::path> runs() const {
+        std::vector<std::filesystem::path> out;
+        for (const auto& d : dirs) out.push_back(*d / "b");
+        return out;
+    }
+    // A candidate identical to the base, then `perturbs` applied: (step, file) pairs.
+    void add(const std::vector<std::pair<std::uint64_t, std::string>>& perturbs) {
+        dirs.push_back(std::make_unique<TempDir>());
+        writeRunPair(*dirs.back());
+        for (const auto& [step, file] : perturbs) perturb(*dirs.back(), step, file);
+    }
+};
+
+} // namespace dumpscope::test
