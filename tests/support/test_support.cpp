@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <ostream>
 #include <random>
 #include <stdexcept>
 #include <thread>
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +72,59 @@ std::vector<std::string> listDir(const fs::path& dir) {
     return names;
 }
 
+TreeSnapshot snapshotTree(const fs::path& dir) {
+    TreeSnapshot tree;
+    auto record = [&](const fs::path& p, const std::string& name) {
+        TreeEntry e;
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0) throw std::runtime_error("cannot stat " + p.string());
+        e.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+        if (S_ISREG(st.st_mode)) {
+            e.type = "file";
+            e.bytes = readFile(p);
+        } else if (S_ISDIR(st.st_mode)) {
+            e.type = "dir";
+        } else if (S_ISLNK(st.st_mode)) {
+            e.type = "symlink";
+            e.bytes = fs::read_symlink(p).string();
+        } else {
+            e.type = "other";
+        }
+        tree[name] = std::move(e);
+    };
+    record(dir, ".");
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        record(e.path(), e.path().lexically_relative(dir).string()); // not fs::relative: it follows symlinks
+    return tree;
+}
+
+void PrintTo(const TreeEntry& entry, std::ostream* os) {
+    *os << entry.type << ", mtime " << entry.mtimeNs << " ns, " << entry.bytes.size() << " bytes";
+}
+
+ReadOnlyTree::ReadOnlyTree(const fs::path& dir) {
+    std::vector<fs::path> paths{dir};
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (!e.is_symlink()) paths.push_back(e.path());
+    // Children first, so a directory is still writable while its entries are changed.
+    for (auto it = paths.rbegin(); it != paths.rend(); ++it) {
+        const auto mode = fs::status(*it).permissions();
+        m_modes.emplace_back(*it, mode);
+        fs::permissions(*it, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                        fs::perm_options::remove);
+    }
+}
+
+ReadOnlyTree::~ReadOnlyTree() {
+    std::error_code ec;
+    for (auto it = m_modes.rbegin(); it != m_modes.rend(); ++it)
+        fs::permissions(it->first, it->second, fs::perm_options::replace, ec);
+}
+
+bool runningAsRoot() {
+    return ::geteuid() == 0;
+}
+
 float floatFromBits(std::uint32_t bits) {
     float f;
     std::memcpy(&f, &bits, sizeof f);
@@ -83,7 +138,8 @@ std::uint32_t bitsOfFloat(float f) {
 }
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                         int timeoutSeconds) {
+                         int timeoutSeconds,
+                         const std::function<void(int pid, const ProcessResult& soFar)>& onOutput) {
     int outPipe[2], errPipe[2];
     if (pipe(outPipe) != 0 || pipe(errPipe) != 0) throw std::runtime_error("pipe failed");
     std::vector<std::string> envStrings;
@@ -129,6 +185,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
             ssize_t n = read(fds[i].fd, buf, sizeof buf);
             if (n > 0) {
                 (i == 0 ? result.out : result.err).append(buf, static_cast<std::size_t>(n));
+                if (onOutput) onOutput(pid, result);
             } else {
                 close(fds[i].fd);
                 fds[i].fd = -1;

@@ -5,6 +5,9 @@
 
 #include "dumpscope/dtype.h"
 #include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,33 @@ inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType
 std::string readFile(const std::filesystem::path& file);
 std::vector<std::string> listDir(const std::filesystem::path& dir);
 
+// Everything under a directory, recursively (the directory itself as "."): each entry's type,
+// modification time and, for regular files, bytes. Equal snapshots taken before and after a run
+// mean nothing there was written, touched, created or removed.
+struct TreeEntry {
+    std::string type; // "file", "dir", "symlink" or "other"
+    std::int64_t mtimeNs = 0;
+    std::string bytes; // a regular file's content, a symlink's target
+    bool operator==(const TreeEntry&) const = default;
+};
+using TreeSnapshot = std::map<std::string, TreeEntry>;
+TreeSnapshot snapshotTree(const std::filesystem::path& dir);
+void PrintTo(const TreeEntry& entry, std::ostream* os); // for gtest's failure messages
+
+// Removes every write permission under a directory (chmod -R a-w) and puts the original modes
+// back on destruction. As root, permissions do not stop writes: see runningAsRoot().
+class ReadOnlyTree {
+public:
+    explicit ReadOnlyTree(const std::filesystem::path& dir);
+    ~ReadOnlyTree();
+    ReadOnlyTree(const ReadOnlyTree&) = delete;
+    ReadOnlyTree& operator=(const ReadOnlyTree&) = delete;
+
+private:
+    std::vector<std::pair<std::filesystem::path, std::filesystem::perms>> m_modes;
+};
+bool runningAsRoot();
+
 float floatFromBits(std::uint32_t bits);
 std::uint32_t bitsOfFloat(float f);
 
@@ -60,8 +90,11 @@ struct ProcessResult {
 };
 // Runs `argv` (argv[0] a path) with stdin closed and returns its stdout, stderr and exit code.
 // `env` entries "NAME=value" are added to the environment. Kills it after `timeoutSeconds`.
+// `onOutput`, when given, is called with the process id and everything read so far each time
+// the process writes, so a test can react to what it printed (write more input, send a signal).
 ProcessResult runProcess(const std::vector<std::string>& argv,
-                         const std::vector<std::string>& env = {}, int timeoutSeconds = 120);
+                         const std::vector<std::string>& env = {}, int timeoutSeconds = 120,
+                         const std::function<void(int pid, const ProcessResult& soFar)>& onOutput = {});
 
 // ../shared beside the checkout, or empty when it is absent (tests then GTEST_SKIP visibly).
 std::filesystem::path sharedDir();
