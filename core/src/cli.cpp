@@ -7,10 +7,14 @@
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 #include "cli_multi.h"
+#include "cli_terminal.h"
 #include "cli_text.h"
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <ostream>
 #include <sstream>
 
@@ -42,6 +46,42 @@ std::set<std::uint64_t> parseSteps(const std::string& text) {
     return steps;
 }
 
+// Both runs' bytes of every planned buffer, by buffer index (what the progress bar counts).
+std::vector<std::uint64_t> plannedBytes(const std::string& runA, const std::string& runB,
+                                        const AnalyzeOptions& options) {
+    std::vector<std::uint64_t> bytes;
+    for (const auto& b : plan(runA, runB, options).buffers) {
+        std::uint64_t n = 0;
+        for (const auto* run : {&runA, &runB}) {
+            std::error_code ec;
+            const auto size = std::filesystem::file_size(std::filesystem::path(*run) / b.fileName, ec);
+            if (!ec) n += size;
+        }
+        bytes.push_back(n);
+    }
+    return bytes;
+}
+
+// Compares with a progress bar on `err` when it is a terminal and the pair is large enough.
+Analysis analyzeWithProgress(const std::string& runA, const std::string& runB,
+                             const AnalyzeOptions& options, std::ostream& err) {
+    if (!isTerminal(STDERR_FILENO)) return analyze(runA, runB, options);
+    const auto bytes = plannedBytes(runA, runB, options);
+    std::uint64_t total = 0;
+    for (auto n : bytes) total += n;
+    if (total < kProgressMinBytes) return analyze(runA, runB, options);
+    ProgressBar bar(err, total, bytes.size());
+    std::uint64_t doneBytes = 0;
+    Analysis an = analyze(runA, runB, options,
+                          [&](std::size_t index, const BufferResult&, std::size_t done, std::size_t) {
+                              doneBytes += index < bytes.size() ? bytes[index] : 0;
+                              bar.update(done, doneBytes);
+                              return true;
+                          });
+    bar.finish();
+    return an;
+}
+
 } // namespace
 
 int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -50,12 +90,21 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                  "reference decision tree's verdict.\n\nExit codes: 0 all equal, 1 divergence, "
                  "2 missing input or a buffer that could not be compared.",
                  "dumpscope-cli"};
-    app.footer("Examples:\n"
-               "  dumpscope-cli runs/a runs/b                  per-buffer lines, then the verdict\n"
-               "  dumpscope-cli runs/a runs/b --quiet --report triage.html\n"
+    // Every option appears in an example here (tests/cli/test_cli_terminal.cpp checks it).
+    app.footer("On a terminal, a pair of 64 MiB or more shows a progress bar on stderr.\n\n"
+               "Examples:\n"
+               "  dumpscope-cli runs/a runs/b                      per-buffer lines, then the verdict\n"
+               "  dumpscope-cli runs/a runs/b --quiet --report triage.html   verdict only; HTML report (.md, .json)\n"
                "  dumpscope-cli runs/a runs/b --json | jq .root_cause\n"
+               "  dumpscope-cli runs/a runs/b --schema mine.json --steps 0-3,7\n"
+               "  dumpscope-cli runs/a runs/b --atol 1e-6 --rtol 1e-5 --ulp 4 --verdict-tolerance\n"
+               "  dumpscope-cli runs/a runs/b --rounding-threshold 1e-5 --shape q_logits=batch,8\n"
+               "  dumpscope-cli runs/a runs/b --strict             exit 2 on one-sided or unclassified files\n"
+               "  dumpscope-cli runs/a runs/b --color always | less -R\n"
                "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
-               "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b");
+               "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
+               "  dumpscope-cli --version\n"
+               "  dumpscope-cli --help");
     std::string runA, runB, report, schemaFile, steps, demoDir;
     bool json = false, quiet = false, strict = false, compat = false, showVersion = false;
     app.add_option("RUN_A", runA, "run A's dump directory");
@@ -97,6 +146,12 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "'*' takes the rest; names from the schema's dims)")
         ->option_text("NAME=DIMS");
     app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")->option_text("DIR");
+    std::string colorText = "auto";
+    app.add_option("--color", colorText,
+                   "colour the text output: diverging red, equal green, warnings yellow (default auto: "
+                   "when the output is a terminal, NO_COLOR is unset and TERM is not dumb)")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->option_text("WHEN");
     app.add_flag("-V,--version", showVersion, "print the version and exit");
 
     try {
@@ -164,31 +219,39 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return runMultiCli({runA, moreRuns, options, json, quiet, strict, report}, out, err);
     }
 
-    Analysis an = analyze(runA, runB, options);
-    for (const auto& w : an.warnings) err << "warning: " << w << "\n";
+    const ColorMode colorMode = colorText == "always" ? ColorMode::always
+                                : colorText == "never"  ? ColorMode::never
+                                                        : ColorMode::automatic;
+    const bool colorOut = colorEnabled(colorMode, STDOUT_FILENO);
+    const bool colorErr = colorEnabled(colorMode, STDERR_FILENO);
+    const std::string warning = paint("warning:", Paint::yellow, colorErr);
+    const std::string error = paint("error:", Paint::red, colorErr);
+
+    Analysis an = analyzeWithProgress(runA, runB, options, err);
+    for (const auto& w : an.warnings) err << warning << " " << w << "\n";
     for (const auto* e : {&an.errorA, &an.errorB})
-        if (!e->empty()) err << "error: " << *e << "\n";
+        if (!e->empty()) err << error << " " << *e << "\n";
     for (const auto& b : an.buffers)
-        if (isError(b.status)) err << "error: " << b.error << "\n";
+        if (isError(b.status)) err << error << " " << b.error << "\n";
 
     int code = an.verdict.exitCode;
     if (strict && code < 2) {
         for (const auto& b : an.buffers)
             if (isOneSided(b.status) || b.group == kOtherGroup) code = 2;
-        if (code == 2) err << "error: --strict: one-sided buffers or unclassified files present\n";
+        if (code == 2) err << error << " --strict: one-sided buffers or unclassified files present\n";
     }
     an.verdict.exitCode = code; // the JSON and reports say what the process returns
 
     if (json)
         out << reportJson(an) << "\n";
     else
-        writeTextReport(an, quiet, out);
+        writeTextReport(an, quiet, out, colorOut);
 
     if (!report.empty()) {
         try {
             writeReport(an, report);
         } catch (const std::exception& e) {
-            err << "error: " << e.what() << "\n";
+            err << error << " " << e.what() << "\n";
             return 2;
         }
     }

@@ -1,5 +1,6 @@
 #include "cli_text.h"
 
+#include "cli_terminal.h"
 #include "dumpscope/shape.h"
 
 #include <cmath>
@@ -63,6 +64,17 @@ std::string sampleDiffs(const BufferResult& b) {
     return line;
 }
 
+Paint statusPaint(Status status) {
+    switch (status) {
+    case Status::equal: return Paint::green;
+    case Status::within_tolerance:
+    case Status::only_in_a:
+    case Status::only_in_b:
+    case Status::missing: return Paint::yellow;
+    default: return Paint::red;
+    }
+}
+
 } // namespace
 
 std::string bufferLine(const BufferResult& b) {
@@ -86,9 +98,11 @@ std::string bufferLine(const BufferResult& b) {
     return head + "missing";
 }
 
-void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
+void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {
+    auto red = [color](std::string_view t) { return paint(t, Paint::red, color); };
+    auto yellow = [color](std::string_view t) { return paint(t, Paint::yellow, color); };
     if (!an.errorA.empty() || !an.errorB.empty()) {
-        out << "VERDICT: not compared: a run directory is missing or unreadable.\n";
+        out << red("VERDICT: not compared: a run directory is missing or unreadable.") << "\n";
         return;
     }
     const Schema& schema = *an.schema;
@@ -101,7 +115,7 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
                 if (cell.buffers.empty()) out << "    (no dump)\n";
                 for (auto i : cell.buffers) {
                     const auto& b = an.buffers[i];
-                    out << "    " << bufferLine(b) << "\n";
+                    out << "    " << paint(bufferLine(b), statusPaint(b.status), color) << "\n";
                     if (differsBitwise(b.status) && !b.stats.firstDiffs.empty()) {
                         out << "      " << sampleDiffs(b) << "\n";
                         if (auto where = placementSummary(b.stats, b.shape); !where.empty())
@@ -115,26 +129,29 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
     }
     const Verdict& v = an.verdict;
     if (!v.firstDivergentStep) {
-        out << v.text << "\n";
+        out << paint(v.text, v.exitCode == 0 ? Paint::green : Paint::yellow, color) << "\n";
         if (v.exitCode == 1)
-            out << "\nNOTE: the schema's buffers all match, but unclassified files diverge: "
-                << "the runs are not bit-identical (see the lines above).\n";
+            out << "\n" << yellow("NOTE: the schema's buffers all match, but unclassified files diverge: "
+                                   "the runs are not bit-identical (see the lines above).") << "\n";
     } else {
-        out << "VERDICT (first divergent step = " << *v.firstDivergentStep << "):\n";
+        out << red("VERDICT (first divergent step = " + std::to_string(*v.firstDivergentStep) + "):") << "\n";
         out << "  diverged group(s): " << joined(v.divergedGroups) << "\n\n";
         out << "Per-group culprit table:\n";
         for (const auto& row : v.culprits) {
             out << "  Group " << row.label << ": ";
             if (!row.divergentBuffers.empty())
-                out << "DIVERGE in " << joined(row.divergentBuffers) << "\n";
+                out << red("DIVERGE in " + joined(row.divergentBuffers)) << "\n";
             else
-                out << (row.present ? "EQUAL" : "(no dump)") << "\n";
+                out << (row.present ? paint("EQUAL", Paint::green, color) : "(no dump)") << "\n";
         }
         out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n" << v.text << "\n";
-        out << "\nROOT CAUSE by dataflow (step " << *v.rootCause.step << "): ";
         std::vector<std::string> groups;
         for (const auto& id : v.rootCause.groups) groups.push_back(schema.group(id)->label);
-        out << "group " << joined(groups, " and group ") << "; buffer(s) " << joined(v.rootCause.buffers) << "\n";
+        out << "\n"
+            << paint("ROOT CAUSE by dataflow (step " + std::to_string(*v.rootCause.step) + "): group " +
+                         joined(groups, " and group ") + "; buffer(s) " + joined(v.rootCause.buffers),
+                     Paint::bold_red, color)
+            << "\n";
         out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
         if (!v.rootCause.kinds.empty()) {
             std::vector<std::string> kinds;
@@ -149,12 +166,15 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out) {
         tolerated += b.status == Status::within_tolerance;
     }
     if (tolerated)
-        out << "\n" << tolerated << " buffer(s) differ bitwise but within the tolerance"
-            << (an.verdictTolerance ? " (not counted in the verdict: --verdict-tolerance)." : " (counted in the verdict, which stays bitwise).")
+        out << "\n"
+            << yellow(std::to_string(tolerated) + " buffer(s) differ bitwise but within the tolerance" +
+                      (an.verdictTolerance ? " (not counted in the verdict: --verdict-tolerance)."
+                                           : " (counted in the verdict, which stays bitwise)."))
             << "\n";
-    if (errors) out << "\n" << errors << " buffer(s) could not be compared (ERROR lines above): exit code 2.\n";
-    if (oneSided) out << "\n" << oneSided << " buffer(s) present in one run only.\n";
-    if (an.cancelled) out << "\nThe analysis was cancelled: results are partial.\n";
+    if (errors)
+        out << "\n" << red(std::to_string(errors) + " buffer(s) could not be compared (ERROR lines above): exit code 2.") << "\n";
+    if (oneSided) out << "\n" << yellow(std::to_string(oneSided) + " buffer(s) present in one run only.") << "\n";
+    if (an.cancelled) out << "\n" << yellow("The analysis was cancelled: results are partial.") << "\n";
 }
 
 } // namespace dumpscope

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace dumpscope {
+
+// --color auto|always|never.
+enum class ColorMode { automatic, always, never };
+
+// True when `fd` is a terminal.
+bool isTerminal(int fd);
+// Whether text written to `fd` gets ANSI colours: `automatic` means when `fd` is a terminal,
+// NO_COLOR is unset or empty (no-color.org) and TERM is not "dumb".
+bool colorEnabled(ColorMode mode, int fd);
+
+enum class Paint { red, green, yellow, bold_red };
+// `text` between the ANSI sequence for `paint` and a reset when `on`; else `text` unchanged.
+std::string paint(std::string_view text, Paint paint, bool on);
+
+// A pair at least this large (both runs' files together) gets a progress bar on a terminal:
+// below it the comparison takes well under a second here (about 3 GB/s warm).
+inline constexpr std::uint64_t kProgressMinBytes = 64ull << 20;
+
+// One line redrawn in place with '\r' (no other control sequences, so TERM=dumb is fine):
+// "[#######.............]  35%  11/31 buffers  180/512 MiB". Redrawn at most every 100 ms, and
+// always for the first and the last buffer; finish() blanks the line so nothing is left over.
+class ProgressBar {
+  public:
+    ProgressBar(std::ostream& out, std::uint64_t totalBytes, std::size_t totalBuffers);
+    void update(std::size_t doneBuffers, std::uint64_t doneBytes);
+    void finish();
+
+  private:
+    std::ostream& m_out;
+    std::uint64_t m_totalBytes;
+    std::size_t m_totalBuffers;
+    std::size_t m_width = 0; // characters of the last line drawn
+    std::chrono::steady_clock::time_point m_lastDraw{};
+    bool m_drawn = false;
+};
+
+} // namespace dumpscope
