@@ -189,6 +189,14 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
         // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
         if (auto p = what.find(": "); p != std::string::npos) what = what.substr(p + 2);
         throw SchemaError(sourceName, line, column, "invalid JSON: " + what);
+    } catch (const json::out_of_range& e) {
+        // A number beyond a double's range ("1e400", found by fuzz_schema) is reported without
+        // a position; the message quotes the number, so point at its first occurrence.
+        std::string what = e.what();
+        if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+        const auto open = what.find('\''), close = what.rfind('\'');
+        loc.fail("invalid JSON: " + what,
+                 open < close && close != std::string::npos ? what.substr(open + 1, close - open - 1) : "");
     }
     if (!doc.is_object()) loc.fail("the schema must be a JSON object");
     rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow", "dims"}, "schema", loc);
