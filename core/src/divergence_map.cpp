@@ -42,9 +42,44 @@ void merge(MapCell& into, const MapCell& c) {
         into.firstDiff = c.firstDiff;
 }
 
+// Which cell an element falls in, moved along one element at a time: a division per element
+// (four of them) cost more than everything else on an all-divergent buffer.
+class CellCursor {
+  public:
+    explicit CellCursor(const DivergenceMap& map) : m_map(map) {}
+
+    void seek(std::uint64_t index) {
+        const std::uint64_t row = index / m_map.cols;
+        m_col = index % m_map.cols;
+        m_colInCell = m_col % m_map.colsPerCell;
+        m_rowInCell = row % m_map.rowsPerCell;
+        m_rowBase = std::size_t(row / m_map.rowsPerCell) * m_map.gridCols;
+        m_cell = m_rowBase + std::size_t(m_col / m_map.colsPerCell);
+    }
+    void next() {
+        if (++m_col == m_map.cols) {
+            m_col = m_colInCell = 0;
+            if (++m_rowInCell == m_map.rowsPerCell) {
+                m_rowInCell = 0;
+                m_rowBase += m_map.gridCols;
+            }
+            m_cell = m_rowBase;
+        } else if (++m_colInCell == m_map.colsPerCell) {
+            m_colInCell = 0;
+            ++m_cell;
+        }
+    }
+    std::size_t cell() const { return m_cell; }
+
+  private:
+    const DivergenceMap& m_map;
+    std::uint64_t m_col = 0, m_colInCell = 0, m_rowInCell = 0;
+    std::size_t m_rowBase = 0, m_cell = 0;
+};
+
 class MapBuilder {
   public:
-    explicit MapBuilder(DivergenceMap& map) : m_map(map) {}
+    explicit MapBuilder(DivergenceMap& map) : m_map(map), m_cursor(map) {}
 
     // `a` and `b` hold m elements starting at element `base`.
     template <typename Tr>
@@ -57,20 +92,18 @@ class MapBuilder {
             const unsigned char* pa = a + start * sizeof(Bits);
             const unsigned char* pb = b + start * sizeof(Bits);
             if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) continue;
-            for (std::size_t i = 0; i < len; ++i) {
+            m_cursor.seek(base + start);
+            for (std::size_t i = 0; i < len; ++i, m_cursor.next()) {
                 const Bits x = Tr::load(pa + i * sizeof(Bits));
                 const Bits y = Tr::load(pb + i * sizeof(Bits));
-                if (x != y) addDiff<Tr>(base + start + i, x, y);
+                if (x != y) addDiff<Tr>(m_map.cells[m_cursor.cell()], base + start + i, x, y);
             }
         }
     }
 
   private:
     template <typename Tr>
-    void addDiff(std::uint64_t index, typename Tr::Bits x, typename Tr::Bits y) {
-        const std::uint64_t row = index / m_map.cols, col = index % m_map.cols;
-        MapCell& c = m_map.cells[std::size_t(row / m_map.rowsPerCell) * m_map.gridCols +
-                                 std::size_t(col / m_map.colsPerCell)];
+    static void addDiff(MapCell& c, std::uint64_t index, typename Tr::Bits x, typename Tr::Bits y) {
         ++c.nDiff;
         if (!c.firstDiff) c.firstDiff = index; // elements arrive in index order
         if (Tr::isNan(x) != Tr::isNan(y) || Tr::isInf(x) != Tr::isInf(y)) ++c.nNonFinite;
@@ -79,6 +112,7 @@ class MapBuilder {
     }
 
     DivergenceMap& m_map;
+    CellCursor m_cursor;
 };
 
 DivergenceMap failed(std::string message) {
