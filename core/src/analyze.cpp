@@ -1,5 +1,6 @@
 #include "dumpscope/analyze.h"
 
+#include "dumpscope/result_cache.h"
 #include "dumpscope/scan.h"
 #include "dumpscope/shape.h"
 
@@ -126,7 +127,8 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             if (i >= total) return;
             BufferResult& slot = an.buffers[i];
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
-            BufferResult r = compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, compare);
+            BufferResult r = options.cache ? options.cache->compare(p.paths[i].a, p.paths[i].b, slot.dtype, compare)
+                                           : compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;

@@ -13,6 +13,8 @@
 
 namespace dumpscope {
 
+class ResultCache;
+
 struct AnalyzeOptions {
     std::shared_ptr<const Schema> schema; // null: the default schema
     std::optional<std::set<std::uint64_t>> steps; // only these steps (null: all found)
@@ -22,6 +24,9 @@ struct AnalyzeOptions {
     double roundingThreshold = kDefaultRoundingThreshold; // see kind.h
     // Shapes by buffer name (schema or unclassified), over the schema's: what a user typed.
     std::map<std::string, std::vector<std::string>> shapes;
+    // Remembers results across analyses: unchanged buffer pairs are not read again
+    // (result_cache.h). Null: every pair is read.
+    std::shared_ptr<ResultCache> cache;
 };
 
 // How one pair is compared.

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "dumpscope/analyze.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
+namespace dumpscope {
+
+// What identifies a file's content without reading it: where it lives and the size and
+// modification time the file system reports. A file rewritten with the same size inside one
+// tick of the file system's clock keeps its identity; that is the price of not reading it.
+struct FileIdentity {
+    std::uint64_t device = 0, inode = 0, size = 0;
+    std::int64_t mtimeNs = 0;
+    bool operator==(const FileIdentity&) const = default;
+};
+// stat() of the path (following symlinks, as the scan does); nullopt when it cannot be stat'ed.
+std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
+
+// Remembers each buffer pair's comparison so that an unchanged pair is never read again: the
+// incremental reload of the window and the polling of `dumpscope-cli --watch`. One entry per
+// pair of files (device and inode of both sides); it is used only when both files still have
+// the size and modification time it was computed from and everything else that shapes the
+// result (element type, resolved shape, tolerance, rounding threshold) is the same, and is
+// replaced otherwise. Errors and changed_while_reading are never kept: they are retried.
+// Thread-safe: analyze() calls it from all its threads.
+class ResultCache {
+public:
+    struct Stats {
+        std::uint64_t hits = 0;      // pairs answered without opening a file
+        std::uint64_t misses = 0;    // pairs compared
+        std::uint64_t filesRead = 0; // files opened by those comparisons (1 or 2 per pair)
+        std::uint64_t entries = 0;   // pairs held now
+    };
+
+    // compareFiles(a, b, dtype, options), or the remembered result of it.
+    BufferResult compare(const std::filesystem::path& a, const std::filesystem::path& b, DType dtype,
+                         const CompareOptions& options);
+
+    Stats stats() const;
+    void clear();
+
+private:
+    using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+    struct Entry {
+        std::optional<FileIdentity> a, b; // nullopt: that side is absent (a one-sided buffer)
+        DType dtype = DType::u8;
+        CompareOptions options;
+        BufferResult result;
+    };
+    static bool sameInputs(const Entry& e, const std::optional<FileIdentity>& a,
+                           const std::optional<FileIdentity>& b, DType dtype, const CompareOptions& options);
+
+    mutable std::mutex m_mutex;
+    std::map<Key, Entry> m_entries;
+    Stats m_stats;
+};
+
+} // namespace dumpscope
