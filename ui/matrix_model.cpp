@@ -100,6 +100,7 @@ QString MatrixModel::groupLabel(int column) const {
 QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& cell) const {
     const auto& analysis = *m_snapshot->analysis;
     std::size_t equal = 0, divergent = 0, tolerated = 0, oneSided = 0, errors = 0, pending = 0;
+    QStringList errorMessages; // each names its file and what is wrong: the cell says which
     for (std::size_t i : cell.buffers) {
         if (!m_snapshot->isDone(i)) {
             ++pending;
@@ -110,9 +111,10 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
             ++divergent;
         else if (s == Status::within_tolerance)
             ++tolerated;
-        else if (dumpscope::isError(s))
+        else if (dumpscope::isError(s)) {
             ++errors;
-        else if (dumpscope::isOneSided(s))
+            errorMessages << QString::fromStdString(analysis.buffers[i].error).toHtmlEscaped();
+        } else if (dumpscope::isOneSided(s))
             ++oneSided;
         else if (s == Status::equal)
             ++equal;
@@ -130,6 +132,7 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
                      .arg(tolerated)
                      .arg(oneSided)
                      .arg(errors);
+    lines << errorMessages;
     if (pending > 0) lines << tr("%1 still being compared").arg(pending);
     if (divergent > 0) lines << tr("largest |Δ|: %1").arg(formatDelta(cell.maxAbsDelta));
     if (isRootCause(row, cell)) lines << tr("<b>root cause by dataflow</b>");
