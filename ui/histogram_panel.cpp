@@ -28,7 +28,11 @@ HistogramPanel::HistogramPanel(QWidget* parent)
     m_empty->setWordWrap(true);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(2, 2, 2, 2));
+    // QChartView makes a default chart of its own and setChart() only releases it, never
+    // deletes it (documented): without the delete it leaked with its title's text document.
+    QChart* defaultChart = m_chartView->chart();
     m_chartView->setChart(m_chart);
+    delete defaultChart;
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setObjectName(QStringLiteral("histogramChart"));
     m_stack->addWidget(m_empty);
