@@ -134,3 +134,18 @@ TEST(Schema, MissingFileIsRefusedWithItsName) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/schema.json"), std::string::npos);
     }
 }
+
+// Found by fuzz_schema (tests/fuzz/corpus/schema/crash_number_overflow.json): a number beyond a
+// double's range made nlohmann throw out_of_range, which escaped parseSchema as a bare
+// exception instead of a SchemaError naming the file, line and column.
+TEST(Schema, NumberBeyondDoubleRangeIsRefusedWhereItStands) {
+    auto e = refused(" 1e400\n\t");
+    EXPECT_EQ(e.line, 1);
+    EXPECT_EQ(e.column, 2);
+    e = refused("{\"groups\": [{\"id\": \"A\", \"buffers\": []}],\n \"version\": -1e400}");
+    EXPECT_EQ(e.line, 2);
+    EXPECT_EQ(e.column, 13); // the "-" of -1e400
+    EXPECT_NE(std::string(e.what()).find("s.json:2:13: invalid JSON: number overflow parsing '-1e400'"),
+              std::string::npos)
+        << e.what();
+}
