@@ -1,6 +1,7 @@
 #include "triage_view.h"
 
 #include "buffer_panel.h"
+#include "divergence_map_panel.h"
 #include "element_panel.h"
 #include "histogram_panel.h"
 #include "matrix_legend.h"
@@ -12,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -36,7 +38,8 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
 TriageView::TriageView(QWidget* parent)
     : QWidget(parent), m_matrixModel(new MatrixModel(this)), m_matrixView(new MatrixView),
       m_bufferPanel(new BufferPanel), m_elementPanel(new ElementPanel),
-      m_histogramPanel(new HistogramPanel), m_verdictPanel(new VerdictPanel) {
+      m_histogramPanel(new HistogramPanel), m_divergenceMapPanel(new DivergenceMapPanel),
+      m_verdictPanel(new VerdictPanel) {
     m_matrixView->setObjectName(QStringLiteral("matrixView"));
     m_matrixView->setModel(m_matrixModel);
 
@@ -47,7 +50,12 @@ TriageView::TriageView(QWidget* parent)
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(titled(tr("Elements"), m_elementPanel));
-    bottom->addWidget(titled(tr("Δ histogram"), m_histogramPanel));
+    // Both describe the selected buffer's differences: one pane, two tabs.
+    auto* details = new QTabWidget;
+    details->setObjectName(QStringLiteral("bufferDetailTabs"));
+    details->addTab(m_histogramPanel, tr("Δ histogram"));
+    details->addTab(m_divergenceMapPanel, tr("Divergence map"));
+    bottom->addWidget(details);
     bottom->setSizes({620, 390});
 
     auto* main = new QSplitter(Qt::Vertical);
@@ -81,6 +89,8 @@ TriageView::TriageView(QWidget* parent)
             &ElementPanel::filterToDeltaDecade);
     connect(m_histogramPanel, &HistogramPanel::ulpBinClicked, m_elementPanel,
             &ElementPanel::filterToUlpBin);
+    connect(m_divergenceMapPanel, &DivergenceMapPanel::elementClicked, m_elementPanel,
+            &ElementPanel::goToIndex);
     connect(m_verdictPanel, &VerdictPanel::rootCauseActivated, this,
             [this](quint64 step, const QString& group, const QString& buffer) {
                 selectCell(step, group, buffer);
@@ -113,6 +123,7 @@ void TriageView::clear() {
     m_bufferPanel->clear();
     m_elementPanel->clear();
     m_histogramPanel->clear();
+    m_divergenceMapPanel->clear();
     m_verdictPanel->clear();
 }
 
@@ -175,6 +186,7 @@ void TriageView::showBuffer(int bufferIndex) {
         m_shownAnalysis.reset();
         m_elementPanel->clear();
         m_histogramPanel->clear();
+        m_divergenceMapPanel->clear();
         return;
     }
     // Selection and snapshot paths may both ask for the same buffer; index it once.
@@ -183,6 +195,7 @@ void TriageView::showBuffer(int bufferIndex) {
     m_shownAnalysis = m_snapshot->analysis;
     m_elementPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_histogramPanel->setBuffer(m_snapshot->analysis, bufferIndex);
+    m_divergenceMapPanel->setBuffer(m_snapshot->analysis, bufferIndex);
 }
 
 QByteArray TriageView::saveState() const {

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class BufferPanel;
+class DivergenceMapPanel;
 class ElementPanel;
 class HistogramPanel;
 class MatrixModel;
@@ -14,7 +15,8 @@ class QSplitter;
 class VerdictPanel;
 
 // The triage layout of an open pair: matrix and legend, the cell's buffers, the selected
-// buffer's elements and Δ histograms, and the verdict side panel, wired to each other.
+// buffer's elements, Δ histograms and divergence map, and the verdict side panel, wired to
+// each other.
 // Selection flows one way: cell -> buffer list -> element table and histograms.
 class TriageView : public QWidget {
     Q_OBJECT
@@ -37,6 +39,7 @@ class TriageView : public QWidget {
     BufferPanel* bufferPanel() const { return m_bufferPanel; }
     ElementPanel* elementPanel() const { return m_elementPanel; }
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
+    DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
 
   private:
@@ -51,6 +54,7 @@ class TriageView : public QWidget {
     BufferPanel* m_bufferPanel;
     ElementPanel* m_elementPanel;
     HistogramPanel* m_histogramPanel;
+    DivergenceMapPanel* m_divergenceMapPanel;
     VerdictPanel* m_verdictPanel;
     QList<QSplitter*> m_splitters;
     int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none
