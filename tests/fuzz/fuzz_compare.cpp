@@ -34,14 +34,19 @@ void check(bool ok) {
     if (!ok) std::abort(); // an invariant broke: libFuzzer reports it as a crash
 }
 
-constexpr DType kTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,
-                            DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+constexpr DType kTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64,
+                            DType::i8,  DType::u8,   DType::i16, DType::u16,
+                            DType::i32, DType::u32,  DType::i64, DType::u64};
 constexpr std::size_t kHeader = 9;
 
 // Same value, NaN included (NaN == NaN here: both sides computed the same way).
-bool same(double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }
+bool same(double x, double y) {
+    return x == y || (std::isnan(x) && std::isnan(y));
+}
 
-std::uint64_t sum(const auto& counts) { return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}); }
+std::uint64_t sum(const auto& counts) {
+    return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
+}
 
 // Everything but the per-row / per-column counts, which only a shaped comparison keeps.
 void checkSameStats(const BufferStats& x, const BufferStats& y) {
@@ -51,10 +56,12 @@ void checkSameStats(const BufferStats& x, const BufferStats& y) {
     check(same(x.maxRelDelta, y.maxRelDelta) && x.maxUlp == y.maxUlp);
     check(x.nanA == y.nanA && x.nanB == y.nanB && x.infA == y.infA && x.infB == y.infB);
     check(x.signedZeroDiffs == y.signedZeroDiffs && x.hashA == y.hashA && x.hashB == y.hashB);
-    check(x.firstDiffs.size() == y.firstDiffs.size() && x.largestDiffs.size() == y.largestDiffs.size());
+    check(x.firstDiffs.size() == y.firstDiffs.size() &&
+          x.largestDiffs.size() == y.largestDiffs.size());
     for (std::size_t i = 0; i < x.largestDiffs.size(); ++i)
         check(x.largestDiffs[i].index == y.largestDiffs[i].index);
-    check(x.deltaHistogram.counts == y.deltaHistogram.counts && x.ulpHistogram.counts == y.ulpHistogram.counts);
+    check(x.deltaHistogram.counts == y.deltaHistogram.counts &&
+          x.ulpHistogram.counts == y.ulpHistogram.counts);
     check(same(x.maxAbsA, y.maxAbsA) && same(x.maxAbsB, y.maxAbsB));
     check(x.nanPayloadDiffs == y.nanPayloadDiffs && x.nonFiniteMismatches == y.nonFiniteMismatches);
     check(x.outsideTolerance == y.outsideTolerance);
@@ -64,12 +71,14 @@ void checkSameStats(const BufferStats& x, const BufferStats& y) {
 void checkKind(DType t, const BufferStats& s) {
     const bool lengthMismatch = s.nA != s.nB;
     const Kind k = classifyKind(t, s, lengthMismatch);
-    static constexpr std::string_view kNames[] = {"length_mismatch", "nan_inf_mismatch", "discrete",
-                                                  "permuted",        "numeric",          "rounding",
-                                                  "nan_payload",     "signed_zero_only", "bit_identical"};
+    static constexpr std::string_view kNames[] = {
+        "length_mismatch", "nan_inf_mismatch", "discrete",         "permuted",     "numeric",
+        "rounding",        "nan_payload",      "signed_zero_only", "bit_identical"};
     check(std::find(std::begin(kNames), std::end(kNames), kindName(k)) != std::end(kNames));
-    if (lengthMismatch) check(k == Kind::length_mismatch);
-    else check((k == Kind::bit_identical) == (s.nDiff == 0));
+    if (lengthMismatch)
+        check(k == Kind::length_mismatch);
+    else
+        check((k == Kind::bit_identical) == (s.nDiff == 0));
     check(!kindSuggestion(k, "buf").empty());
 }
 
@@ -98,8 +107,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(s.nA == nA && s.nB == nB);
     std::uint64_t nDiff = 0, nanA = 0, nanB = 0, infA = 0, infB = 0;
     std::optional<std::uint64_t> first, last;
-    for (std::size_t i = 0; i < nA; ++i) nanA += bitsIsNan(t, loadBits(t, a + i * es)), infA += bitsIsInf(t, loadBits(t, a + i * es));
-    for (std::size_t i = 0; i < nB; ++i) nanB += bitsIsNan(t, loadBits(t, b + i * es)), infB += bitsIsInf(t, loadBits(t, b + i * es));
+    for (std::size_t i = 0; i < nA; ++i)
+        nanA += bitsIsNan(t, loadBits(t, a + i * es)),
+            infA += bitsIsInf(t, loadBits(t, a + i * es));
+    for (std::size_t i = 0; i < nB; ++i)
+        nanB += bitsIsNan(t, loadBits(t, b + i * es)),
+            infB += bitsIsInf(t, loadBits(t, b + i * es));
     for (std::size_t i = 0; i < common; ++i) {
         const auto x = loadBits(t, a + i * es), y = loadBits(t, b + i * es);
         if (x == y) continue;
@@ -159,7 +172,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     // A buffer against itself.
     const BufferStats self = compareMemory(t, a, nA * es, a, nA * es, tol);
-    check(self.nDiff == 0 && self.hashA == self.hashB && self.nanA == self.nanB && self.infA == self.infB);
+    check(self.nDiff == 0 && self.hashA == self.hashB && self.nanA == self.nanB &&
+          self.infA == self.infB);
     check(classifyKind(t, self, false) == Kind::bit_identical);
     return 0;
 }

@@ -29,7 +29,8 @@ bool naiveAccepts(const std::string& name, std::uint64_t& step, std::string& res
     const std::string digits = body.substr(0, us);
     if (digits.find_first_not_of("0123456789") != std::string::npos) return false;
     unsigned __int128 v = 0;
-    for (char c : digits) v = v * 10 + static_cast<unsigned>(c - '0');
+    for (char c : digits)
+        v = v * 10 + static_cast<unsigned>(c - '0');
     if (v > UINT64_MAX) return false;
     step = static_cast<std::uint64_t>(v);
     if (std::to_string(step) != digits) return false;
@@ -55,8 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& word : parseShapeText(name)) {
         check(!word.empty() && word != "x");
         for (char c : word)
-            check((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-                  c == '*');
+            check((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  c == '_' || c == '*');
     }
     return 0;
 }

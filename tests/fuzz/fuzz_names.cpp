@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const std::string display = report::displayText(name);
     check(wellFormed(display));
-    for (unsigned char c : display) check(c >= 0x20 && c != 0x7F);
+    for (unsigned char c : display)
+        check(c >= 0x20 && c != 0x7F);
 
     for (bool keepLines : {false, true}) {
         const std::string html = report::htmlEscape(name, keepLines);
@@ -60,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     const std::string repr = pythonStrRepr(name);
-    check(repr.size() >= 2 && (repr.front() == '\'' || repr.front() == '"') && repr.back() == repr.front());
+    check(repr.size() >= 2 && (repr.front() == '\'' || repr.front() == '"') &&
+          repr.back() == repr.front());
     check(wellFormed(pythonStderrText(name)));
     (void)pythonPathStr(name);
     return 0;

@@ -23,7 +23,8 @@ void exercise(const Schema& schema, std::size_t inputSize) {
     for (const auto& g : schema.groups) {
         check(!g.id.empty() && !g.label.empty());
         check(schema.group(g.id) == &g);
-        for (const auto& up : schema.upstreamOf(g.id)) check(schema.group(up) != nullptr);
+        for (const auto& up : schema.upstreamOf(g.id))
+            check(schema.group(up) != nullptr);
         for (const auto& b : g.buffers) {
             check(!b.name.empty() && !b.file.empty());
             check(schema.buffer(b.name) == &b);
@@ -32,7 +33,8 @@ void exercise(const Schema& schema, std::size_t inputSize) {
             // Counts that fit, that do not, zero, and the extremes of 64 bits.
             const std::uint64_t counts[] = {0, 1, 6, 64, inputSize, UINT64_MAX};
             for (std::uint64_t n : counts) {
-                const auto lengthOf = [&](const std::string& other) -> std::optional<std::uint64_t> {
+                const auto lengthOf =
+                    [&](const std::string& other) -> std::optional<std::uint64_t> {
                     check(schema.buffer(other) != nullptr); // validate() promised it exists
                     return n == 0 ? std::nullopt : std::optional<std::uint64_t>(n / 2 + 1);
                 };
