@@ -2,6 +2,8 @@
 
 #include "matrix_colors.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 
@@ -39,6 +41,20 @@ QString statusText(const BufferResult& b) {
     return QString::fromStdString(std::string(dumpscope::statusName(b.status)));
 }
 
+QString shapeText(const BufferResult& b) {
+    QStringList dims;
+    for (std::uint64_t d : b.shape)
+        dims << QString::number(d);
+    return dims.join(QStringLiteral(" × "));
+}
+
+std::uint64_t totalDiffs(const dumpscope::GrowthSeries& series) {
+    std::uint64_t total = 0;
+    for (const auto& p : series.points)
+        total += p.nDiff;
+    return total;
+}
+
 } // namespace
 
 BufferListModel::BufferListModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -52,7 +68,57 @@ void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> 
     beginResetModel();
     m_snapshot = std::move(snapshot);
     m_buffers = m_snapshot ? std::move(buffers) : std::vector<std::size_t>{};
+    updateGrowth();
     endResetModel();
+}
+
+void BufferListModel::updateGrowth() {
+    const auto analysis = m_snapshot ? m_snapshot->analysis : nullptr;
+    if (analysis == m_growthOf) return;
+    m_growthOf = analysis;
+    m_growth = analysis ? dumpscope::growthSeries(*analysis) : std::vector<dumpscope::GrowthSeries>{};
+    m_growthRow.clear();
+    for (std::size_t i = 0; i < m_growth.size(); ++i)
+        m_growthRow.emplace(std::make_pair(m_growth[i].group, m_growth[i].name), i);
+}
+
+const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
+    const auto it = m_growthRow.find({b.group, b.name});
+    return it == m_growthRow.end() ? nullptr : &m_growth[it->second];
+}
+
+GrowthSparkline BufferListModel::sparkline(const BufferResult& b) const {
+    GrowthSparkline line;
+    if (const auto* series = growthOf(b)) {
+        line.points = series->points;
+        for (std::size_t i = 0; i < line.points.size(); ++i)
+            if (line.points[i].step == b.step) line.current = static_cast<int>(i);
+    }
+    return line;
+}
+
+QString BufferListModel::growthToolTip(const BufferResult& b) const {
+    constexpr std::size_t kMaxLines = 40;
+    const auto* series = growthOf(b);
+    if (!series) return {};
+    QStringList lines{tr("%1 across %2 steps (differing elements, max |Δ|):")
+                          .arg(QString::fromStdString(b.name))
+                          .arg(series->points.size())};
+    for (std::size_t i = 0; i < series->points.size() && i < kMaxLines; ++i) {
+        const auto& p = series->points[i];
+        QString line = tr("step %1: ").arg(p.step);
+        if (p.status == Status::missing)
+            line += tr("not dumped");
+        else if (p.nDiff == 0)
+            line += QString::fromStdString(std::string(dumpscope::statusName(p.status)));
+        else
+            line += tr("%1 differ, max |Δ| %2").arg(p.nDiff).arg(number(p.maxAbsDelta));
+        if (p.step == b.step) line += tr("  ◀ this row");
+        lines << line;
+    }
+    if (series->points.size() > kMaxLines)
+        lines << tr("… %1 more steps").arg(series->points.size() - kMaxLines);
+    return lines.join(QLatin1Char('\n'));
 }
 
 void BufferListModel::clear() {
@@ -91,6 +157,12 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
         if (s.nA != s.nB && b.status != Status::only_in_a)
             return QStringLiteral("%1 / %2").arg(s.nA).arg(s.nB);
         return QString::number(s.nA);
+    // The core's own words on the row of a buffer whose shape did not fit (compared flat).
+    case ShapeColumn:
+        return b.shapeError.empty() ? shapeText(b)
+                                    : tr("not applied: %1").arg(QString::fromStdString(b.shapeError));
+    case GrowthColumn:
+        return QString(); // drawn by SparklineDelegate from GrowthRole
     default:
         break;
     }
@@ -132,6 +204,13 @@ QVariant BufferListModel::sortKey(const BufferResult& b, int column) const {
         return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
     case ElementsColumn:
         return static_cast<qulonglong>(std::max(s.nA, s.nB));
+    case ShapeColumn:
+        return display(b, column);
+    // Buffers that differ at more elements over the whole run first when sorted descending.
+    case GrowthColumn: {
+        const auto* series = growthOf(b);
+        return static_cast<qulonglong>(series ? totalDiffs(*series) : 0);
+    }
     case DifferingColumn:
         return static_cast<qulonglong>(s.nDiff);
     case DifferingPercentColumn:
@@ -161,6 +240,7 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
     const bool pending = !m_snapshot->isDone(bufferIndex);
     const int column = index.column();
     if (role == BufferIndexRole) return static_cast<int>(bufferIndex);
+    if (role == GrowthRole) return QVariant::fromValue(sparkline(b));
     if (pending) {
         if (role == Qt::DisplayRole && column == NameColumn) return QString::fromStdString(b.name);
         if (role == Qt::DisplayRole && column == TypeColumn) return display(b, column);
@@ -177,6 +257,9 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
     case StatusRole:
         return static_cast<int>(b.status);
     case Qt::ToolTipRole:
+        if (column == GrowthColumn) return growthToolTip(b);
+        if (column == ShapeColumn && !b.shapeError.empty())
+            return QString::fromStdString(b.shapeError);
         if (!b.error.empty()) return QString::fromStdString(b.error);
         return QString::fromStdString(b.fileName);
     case Qt::TextAlignmentRole:
@@ -184,6 +267,7 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
                    ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
+        if (column == ShapeColumn && !b.shapeError.empty()) return QColor(0xe6, 0x51, 0x00);
         if (column != StatusColumn) return {};
         if (dumpscope::isDivergent(b.status)) return matrix_colors::diverge(1.0);
         if (dumpscope::isError(b.status)) return QColor(0xe6, 0x51, 0x00);
@@ -201,7 +285,8 @@ QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Buffer"),    QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
         QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"),  QT_TR_NOOP("Max |Δ|"),
         QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
-        QT_TR_NOOP("Kind"),      QT_TR_NOOP("Status")};
+        QT_TR_NOOP("Kind"),      QT_TR_NOOP("Growth"),  QT_TR_NOOP("Shape"),
+        QT_TR_NOOP("Status")};
     if (role == Qt::DisplayRole) return tr(titles[section]);
     return {};
 }

@@ -1,10 +1,14 @@
 #pragma once
 
 #include "analysis_snapshot.h"
+#include "growth_sparkline.h"
 
 #include <QAbstractTableModel>
 
 #include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 // The buffers of one matrix cell with their statistics, straight from the core's BufferStats.
@@ -23,6 +27,8 @@ class BufferListModel : public QAbstractTableModel {
         MaxUlpColumn,
         NanInfColumn,
         KindColumn,
+        GrowthColumn, // differing count per step across the analysis (SparklineDelegate)
+        ShapeColumn,  // the resolved shape, or the core's word on why it was not applied
         StatusColumn,
         ColumnCount
     };
@@ -30,6 +36,7 @@ class BufferListModel : public QAbstractTableModel {
         SortRole = Qt::UserRole + 1,
         BufferIndexRole, // int: index into Analysis::buffers
         StatusRole,      // int(dumpscope::Status), -1 while pending
+        GrowthRole,      // GrowthSparkline: the row's buffer at every step (any column)
     };
 
     explicit BufferListModel(QObject* parent = nullptr);
@@ -51,7 +58,16 @@ class BufferListModel : public QAbstractTableModel {
   private:
     QVariant display(const dumpscope::BufferResult& buffer, int column) const;
     QVariant sortKey(const dumpscope::BufferResult& buffer, int column) const;
+    // The core's growth series of `buffer` (nullptr when it has none), and the point of its step.
+    const dumpscope::GrowthSeries* growthOf(const dumpscope::BufferResult& buffer) const;
+    GrowthSparkline sparkline(const dumpscope::BufferResult& buffer) const;
+    QString growthToolTip(const dumpscope::BufferResult& buffer) const;
+    void updateGrowth();
 
     SnapshotPtr m_snapshot;
     std::vector<std::size_t> m_buffers;
+    // growthSeries() of m_snapshot's analysis, computed once per analysis, by (group, name).
+    std::shared_ptr<const dumpscope::Analysis> m_growthOf;
+    std::vector<dumpscope::GrowthSeries> m_growth;
+    std::map<std::pair<std::string, std::string>, std::size_t> m_growthRow;
 };

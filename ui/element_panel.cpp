@@ -132,6 +132,8 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     const BufferResult* buffer = nullptr;
     if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
         buffer = &analysis->buffers[std::size_t(bufferIndex)];
+    // Before the shortcut below: a re-analysis with a typed shape changes only the indices.
+    m_model->setShape(buffer ? buffer->shape : std::vector<std::uint64_t>{});
     // A newer snapshot of the same, unchanged pair keeps the table, its index and position.
     if (buffer && m_analysis && m_bufferIndex >= 0) {
         const BufferResult& old = m_analysis->buffers[std::size_t(m_bufferIndex)];

@@ -1,5 +1,7 @@
 #include "element_table_model.h"
 
+#include "dumpscope/shape.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFontDatabase>
@@ -70,6 +72,12 @@ void ElementTableModel::setRowIndex(std::shared_ptr<const DiffIndex> index) {
 
 void ElementTableModel::clear() {
     setSource(nullptr, nullptr);
+}
+
+void ElementTableModel::setShape(std::vector<std::uint64_t> dims) {
+    if (dims == m_shape) return;
+    m_shape = std::move(dims);
+    if (m_rowCount > 0) emit dataChanged(index(0, IndexColumn), index(m_rowCount - 1, IndexColumn));
 }
 
 quint64 ElementTableModel::elementCount() const {
@@ -149,6 +157,8 @@ QString ElementTableModel::cellText(quint64 element, int column, bool exact) con
     const bool hasB = readBits(m_b, element, b);
     switch (column) {
     case IndexColumn:
+        if (m_shape.size() >= 2 && element < shapeRows(m_shape) * shapeCols(m_shape))
+            return fromStd(formatIndex(element, m_shape));
         return QString::number(element);
     case AColumn:
         return hasA ? fromStd(formatValue(m_dtype, a)) : QString();

@@ -43,6 +43,10 @@ class ElementTableModel : public QAbstractTableModel {
     // Rows become the elements of `index`; null: every element. Window back to row 0.
     void setRowIndex(std::shared_ptr<const dumpscope::DiffIndex> index);
     void clear();
+    // The buffer's resolved shape (BufferResult::shape): the Index column reads as tuples,
+    // "(17, 3)". Empty: flat indices. Elements past the shape (a longer side) stay flat.
+    void setShape(std::vector<std::uint64_t> dims);
+    const std::vector<std::uint64_t>& shape() const { return m_shape; }
 
     const std::shared_ptr<const dumpscope::DiffIndex>& rowIndex() const { return m_rowIndex; }
     quint64 elementCount() const; // max(nA, nB)
@@ -78,4 +82,5 @@ class ElementTableModel : public QAbstractTableModel {
     int m_windowRows = 64;
     int m_rowCount = 0; // rows currently exposed, kept in step with begin/end notifications
     std::vector<quint64> m_rowElements; // element of each exposed row
+    std::vector<std::uint64_t> m_shape;
 };

@@ -1,12 +1,15 @@
 #include "main_window.h"
 
+#include "analysis_settings_dialog.h"
 #include "analysis_worker.h"
+#include "buffer_panel.h"
 #include "settings.h"
 #include "start_page.h"
 #include "triage_view.h"
 
 #include "dumpscope/demo.h"
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 
 #include <QAction>
 #include <QApplication>
@@ -106,6 +109,14 @@ void MainWindow::createActions() {
     m_swapAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
     m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
     m_cancelAction->setShortcut(Qt::Key_Escape);
+    analysis->addSeparator();
+    m_settingsAction = analysis->addAction(tr("Analysis &Settings…"), this,
+                                           &MainWindow::editAnalysisSettings);
+    m_settingsAction->setObjectName(QStringLiteral("analysisSettingsAction"));
+    BufferPanel* buffers = m_triage->bufferPanel();
+    buffers->setTypedShapeLookup([this](const QString& name) { return m_settings->bufferShape(name); });
+    connect(buffers, &BufferPanel::shapeChangeRequested, this,
+            [this](const QString& name, const QString& text) { setBufferShape(name, text); });
     updateRecentMenu();
     updateActions();
 }
@@ -127,13 +138,15 @@ void MainWindow::connectWorker() {
         if (!runError.empty())
             m_statusLabel->setText(tr("Cannot compare: %1").arg(QString::fromStdString(runError)));
         else if (verdict.firstDivergentStep)
-            m_statusLabel->setText(tr("Compared %1 buffers: first divergence at step %2")
+            m_statusLabel->setText(tr("Compared %1 buffers: first divergence at step %2 · %3")
                                        .arg(analysis.buffers.size())
-                                       .arg(*verdict.firstDivergentStep));
+                                       .arg(*verdict.firstDivergentStep)
+                                       .arg(toleranceSummary(analysis)));
         else
-            m_statusLabel->setText(tr("Compared %1 buffers: exit code %2")
+            m_statusLabel->setText(tr("Compared %1 buffers: exit code %2 · %3")
                                        .arg(analysis.buffers.size())
-                                       .arg(verdict.exitCode));
+                                       .arg(verdict.exitCode)
+                                       .arg(toleranceSummary(analysis)));
         updateActions();
         emit analysisFinished();
     });
@@ -177,11 +190,7 @@ void MainWindow::openPair(const RunPair& pair) {
     m_progress->show();
     m_cancelButton->show();
     m_statusLabel->setText(tr("Comparing…"));
-    AnalysisRequest request;
-    request.runA = absolute.runA;
-    request.runB = absolute.runB;
-    request.schema = m_options.schema;
-    m_worker->start(request);
+    m_worker->start(analysisRequest(absolute));
     updateActions();
 }
 
@@ -198,6 +207,49 @@ bool MainWindow::openDemo() {
     m_demoDir = std::move(dir); // the previous demo pair (if any) is deleted here
     openPair({root.filePath(QStringLiteral("a")), root.filePath(QStringLiteral("b"))});
     return true;
+}
+
+AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
+    AnalysisRequest request;
+    request.runA = pair.runA;
+    request.runB = pair.runB;
+    request.schema = m_options.schema;
+    request.settings = m_settings->analysisSettings();
+    request.shapes = m_settings->bufferShapes();
+    return request;
+}
+
+void MainWindow::reanalyse() {
+    if (!m_pair) return;
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("Comparing with the new settings…"));
+    m_worker->start(analysisRequest(*m_pair));
+    updateActions();
+}
+
+void MainWindow::setAnalysisSettings(const AnalysisSettings& settings) {
+    if (settings == m_settings->analysisSettings()) return;
+    m_settings->setAnalysisSettings(settings);
+    reanalyse();
+}
+
+bool MainWindow::setBufferShape(const QString& buffer, const QString& text) {
+    if (!text.trimmed().isEmpty() && dumpscope::parseShapeText(text.toStdString()).empty())
+        return false;
+    m_settings->setBufferShape(buffer, text);
+    reanalyse();
+    return true;
+}
+
+void MainWindow::editAnalysisSettings() {
+    auto* dialog = new AnalysisSettingsDialog(m_settings->analysisSettings(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (const auto settings = dialog->settings()) setAnalysisSettings(*settings);
+    });
+    dialog->open();
 }
 
 void MainWindow::reload() {

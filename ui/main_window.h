@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis_request.h"
 #include "analysis_snapshot.h"
 #include "run_pair.h"
 
@@ -42,6 +43,16 @@ class MainWindow : public QMainWindow {
     void swapRuns();
     void closePair();
     void cancelAnalysis();
+    // Remembers the tolerances / rounding threshold and analyses the open pair again with them.
+    void setAnalysisSettings(const AnalysisSettings& settings);
+    // Remembers a typed shape for every buffer named `buffer` (empty text: forget it) and
+    // analyses the open pair again; false (nothing changed) when the text is not a shape.
+    bool setBufferShape(const QString& buffer, const QString& text);
+    // The same pair again with the current settings, keeping the view and its selection.
+    void reanalyse();
+    // What an analysis of `pair` is started with: the schema, the remembered settings and shapes.
+    AnalysisRequest analysisRequest(const RunPair& pair) const;
+
 
     // Writes the finished analysis as HTML, Markdown or JSON (by extension) through the core.
     bool exportReport(const QString& path, QString* error = nullptr);
@@ -73,6 +84,7 @@ class MainWindow : public QMainWindow {
     void updateActions();
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
+    void editAnalysisSettings();
 
     Options m_options;
     std::unique_ptr<Settings> m_settings;
@@ -90,6 +102,7 @@ class MainWindow : public QMainWindow {
     QAction* m_exportAction = nullptr;
     QAction* m_copyAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_settingsAction = nullptr;
     std::optional<RunPair> m_pair;
     std::unique_ptr<QTemporaryDir> m_demoDir;
 };

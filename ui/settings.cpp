@@ -1,6 +1,26 @@
 #include "settings.h"
 
+#include "dumpscope/shape.h"
+
 #include <QSettings>
+#include <QVariantMap>
+
+#include <optional>
+
+namespace {
+
+// An unset QSettings value reads as "no tolerance", a number as that tolerance.
+std::optional<double> optionalDouble(const QVariant& v) {
+    bool ok = false;
+    const double d = v.toDouble(&ok);
+    return v.isValid() && ok ? std::optional<double>(d) : std::nullopt;
+}
+
+QVariant variantOf(const std::optional<double>& d) {
+    return d ? QVariant(*d) : QVariant();
+}
+
+} // namespace
 
 Settings::Settings(const QString& iniFile)
     : m_settings(iniFile.isEmpty() ? std::make_unique<QSettings>(QStringLiteral("dumpscope"),
@@ -76,6 +96,60 @@ void Settings::setWindowState(const QByteArray& state) {
 }
 void Settings::setSplitterState(const QByteArray& state) {
     setLayoutValue("splitters", state);
+}
+
+AnalysisSettings Settings::analysisSettings() const {
+    AnalysisSettings s;
+    s.tolerance.atol = optionalDouble(m_settings->value(QStringLiteral("analysis/atol")));
+    s.tolerance.rtol = optionalDouble(m_settings->value(QStringLiteral("analysis/rtol")));
+    const QVariant ulp = m_settings->value(QStringLiteral("analysis/ulp"));
+    bool ok = false;
+    const qulonglong n = ulp.toULongLong(&ok);
+    if (ulp.isValid() && ok) s.tolerance.ulp = n;
+    s.verdictTolerance = m_settings->value(QStringLiteral("analysis/verdictTolerance")).toBool();
+    if (const auto r = optionalDouble(m_settings->value(QStringLiteral("analysis/rounding"))))
+        s.roundingThreshold = *r;
+    return s;
+}
+
+void Settings::setAnalysisSettings(const AnalysisSettings& s) {
+    auto put = [this](const QString& key, const QVariant& value) {
+        if (value.isValid())
+            m_settings->setValue(key, value);
+        else
+            m_settings->remove(key);
+    };
+    put(QStringLiteral("analysis/atol"), variantOf(s.tolerance.atol));
+    put(QStringLiteral("analysis/rtol"), variantOf(s.tolerance.rtol));
+    put(QStringLiteral("analysis/ulp"),
+        s.tolerance.ulp ? QVariant(qulonglong(*s.tolerance.ulp)) : QVariant());
+    m_settings->setValue(QStringLiteral("analysis/verdictTolerance"), s.verdictTolerance);
+    m_settings->setValue(QStringLiteral("analysis/rounding"), s.roundingThreshold);
+}
+
+// One map value rather than a key per buffer: an unclassified file's name may hold '/' or
+// other characters QSettings treats as key syntax.
+QString Settings::bufferShape(const QString& buffer) const {
+    return m_settings->value(QStringLiteral("shapes")).toMap().value(buffer).toString();
+}
+
+void Settings::setBufferShape(const QString& buffer, const QString& text) {
+    QVariantMap shapes = m_settings->value(QStringLiteral("shapes")).toMap();
+    if (text.trimmed().isEmpty())
+        shapes.remove(buffer);
+    else
+        shapes.insert(buffer, text.trimmed());
+    m_settings->setValue(QStringLiteral("shapes"), shapes);
+}
+
+std::map<std::string, std::vector<std::string>> Settings::bufferShapes() const {
+    std::map<std::string, std::vector<std::string>> shapes;
+    const QVariantMap stored = m_settings->value(QStringLiteral("shapes")).toMap();
+    for (auto it = stored.cbegin(); it != stored.cend(); ++it) {
+        auto words = dumpscope::parseShapeText(it.value().toString().toStdString());
+        if (!words.empty()) shapes[it.key().toStdString()] = std::move(words);
+    }
+    return shapes;
 }
 
 void Settings::sync() {

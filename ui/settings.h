@@ -1,12 +1,16 @@
 #pragma once
 
+#include "analysis_settings.h"
 #include "run_pair.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QSettings;
 
@@ -39,6 +43,17 @@ class Settings {
     void setWindowGeometry(const QByteArray& state);
     void setWindowState(const QByteArray& state);
     void setSplitterState(const QByteArray& state);
+
+    // Tolerances and rounding threshold: the defaults (bitwise, 1e-4) until the user sets them.
+    AnalysisSettings analysisSettings() const;
+    void setAnalysisSettings(const AnalysisSettings& settings);
+
+    // Shapes the user typed, by buffer name, for every pair opened (a buffer name means the same
+    // tensor across runs of one trainer). The text as typed ("batch, 1024"); an empty text clears.
+    QString bufferShape(const QString& buffer) const;
+    void setBufferShape(const QString& buffer, const QString& text);
+    // All typed shapes as dimension words, for AnalyzeOptions::shapes.
+    std::map<std::string, std::vector<std::string>> bufferShapes() const;
 
     void sync();
 

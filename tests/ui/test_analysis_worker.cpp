@@ -18,6 +18,14 @@ QString q(const std::filesystem::path& p) {
     return QString::fromStdString(p.string());
 }
 
+// The pair DIR/a, DIR/b with the default schema and settings.
+AnalysisRequest pairIn(const TempDir& dir) {
+    AnalysisRequest request;
+    request.runA = q(dir / "a");
+    request.runB = q(dir / "b");
+    return request;
+}
+
 std::size_t comparedBuffers(const SnapshotPtr& s) {
     const auto& buffers = s->analysis->buffers;
     return static_cast<std::size_t>(
@@ -33,7 +41,7 @@ TEST(AnalysisWorker, SnapshotsFillInAsBuffersFinish) {
     QSignalSpy planned(&worker, &AnalysisWorker::planned);
     QSignalSpy progressed(&worker, &AnalysisWorker::progressed);
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
-    const quint64 seq = worker.start({q(dir / "a"), q(dir / "b")});
+    const quint64 seq = worker.start(pairIn(dir));
     ASSERT_TRUE(finished.wait(120000));
 
     ASSERT_EQ(planned.count(), 1);
@@ -72,8 +80,8 @@ TEST(AnalysisWorker, SupersededAndCancelledAnalysesAreDropped) {
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
 
     // Superseded before the event loop ever ran: the first analysis must stay invisible.
-    const quint64 first = worker.start({q(big / "a"), q(big / "b")});
-    const quint64 second = worker.start({q(small / "a"), q(small / "b")});
+    const quint64 first = worker.start(pairIn(big));
+    const quint64 second = worker.start(pairIn(small));
     ASSERT_TRUE(finished.wait(120000));
     EXPECT_FALSE(seen.contains(first));
     EXPECT_EQ(finished.at(0).at(0).toULongLong(), second);
@@ -81,14 +89,14 @@ TEST(AnalysisWorker, SupersededAndCancelledAnalysesAreDropped) {
 
     // Cancelled once its first cells arrived: a cancelled signal, then nothing more of it.
     QSignalSpy progressed(&worker, &AnalysisWorker::progressed);
-    const quint64 third = worker.start({q(big / "a"), q(big / "b")});
+    const quint64 third = worker.start(pairIn(big));
     ASSERT_TRUE(progressed.wait(120000));
     worker.cancel();
     ASSERT_EQ(cancelled.count(), 1);
     EXPECT_EQ(cancelled.at(0).at(0).toULongLong(), third);
     EXPECT_FALSE(worker.isRunning());
     const qsizetype seenAtCancel = seen.size();
-    const quint64 fourth = worker.start({q(small / "a"), q(small / "b")});
+    const quint64 fourth = worker.start(pairIn(small));
     ASSERT_TRUE(finished.wait(120000));
     EXPECT_EQ(finished.last().at(0).toULongLong(), fourth);
     for (qsizetype i = seenAtCancel; i < seen.size(); ++i)

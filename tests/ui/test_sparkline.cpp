@@ -1,0 +1,162 @@
+// The buffer list's Growth column: its data is the core's growthSeries() for the row's buffer,
+// it sorts by the total differing count, and SparklineDelegate draws taller bars for more
+// differences, none for an equal step.
+#include "buffer_list_model.h"
+#include "growth_sparkline.h"
+#include "matrix_colors.h"
+#include "sparkline_delegate.h"
+#include "test_support.h"
+#include "ui_test_util.h"
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/growth.h"
+#include "dumpscope/schema.h"
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
+#include <QSortFilterProxyModel>
+#include <QStyleOptionViewItem>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+using namespace dumpscope;
+using dumpscope::test::TempDir;
+using dumpscope::test::writeDump;
+
+namespace {
+
+// Group X: `x` (8 f32) equal at step 0, 1 element one ULP apart at step 1, 3 elements 1.0
+// apart at step 2; `y` (4 f32) equal at steps 0 and 2 and not dumped at step 1.
+Analysis growingPair(const TempDir& dir) {
+    for (std::uint64_t step = 0; step < 3; ++step) {
+        std::vector<float> a(8, 2.0f), b = a;
+        if (step == 1) b[0] = std::nextafter(2.0f, 3.0f);
+        if (step == 2) b[0] = b[1] = b[2] = 3.0f;
+        writeDump(dir / "a", step, "x_x", a);
+        writeDump(dir / "b", step, "x_x", b);
+        if (step != 1) {
+            writeDump(dir / "a", step, "x_y", std::vector<float>(4, 1.0f));
+            writeDump(dir / "b", step, "x_y", std::vector<float>(4, 1.0f));
+        }
+    }
+    AnalyzeOptions options;
+    options.schema = std::make_shared<const Schema>(parseSchema(
+        R"({"name": "t", "groups": [{"id": "X", "buffers": [
+              {"name": "x", "file": "x_x", "dtype": "f32"}, {"name": "y", "file": "x_y", "dtype": "f32"}]}],
+            "dataflow": []})",
+        "test"));
+    return analyze(dir / "a", dir / "b", options);
+}
+
+const GrowthSeries& seriesNamed(const std::vector<GrowthSeries>& all, const std::string& name) {
+    for (const auto& s : all)
+        if (s.name == name) return s;
+    throw std::runtime_error("no series " + name);
+}
+
+} // namespace
+
+TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
+    TempDir dir;
+    const Analysis analysis = growingPair(dir);
+    ASSERT_EQ(analysis.steps, (std::vector<std::uint64_t>{0, 1, 2}));
+    const auto expected = growthSeries(analysis);
+    auto snapshot = uitest::finishedSnapshot(analysis);
+
+    BufferListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    for (std::uint64_t step : {1u, 2u}) {
+        const auto& cell = analysis.matrix.at(step).cells.at(0);
+        model.setBuffers(snapshot, cell.buffers);
+        ASSERT_EQ(model.rowCount(), step == 1 ? 1 : 2);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QVariant v =
+                model.index(r, BufferListModel::GrowthColumn).data(BufferListModel::GrowthRole);
+            ASSERT_TRUE(v.canConvert<GrowthSparkline>());
+            const GrowthSparkline line = v.value<GrowthSparkline>();
+            const std::string name =
+                model.index(r, BufferListModel::NameColumn).data().toString().toStdString();
+            const GrowthSeries& want = seriesNamed(expected, name);
+            ASSERT_EQ(line.points.size(), want.points.size()) << name;
+            for (std::size_t i = 0; i < want.points.size(); ++i) {
+                EXPECT_EQ(line.points[i].step, want.points[i].step);
+                EXPECT_EQ(line.points[i].status, want.points[i].status);
+                EXPECT_EQ(line.points[i].nDiff, want.points[i].nDiff);
+                EXPECT_EQ(line.points[i].maxAbsDelta, want.points[i].maxAbsDelta);
+            }
+            EXPECT_EQ(line.current, int(step)) << name;
+        }
+    }
+    // Hand-computed: x differs at 0, 1, 3 elements; y is missing at step 1.
+    const GrowthSparkline x =
+        model.index(model.rowOf(QStringLiteral("x")), 0).data(BufferListModel::GrowthRole)
+            .value<GrowthSparkline>();
+    ASSERT_EQ(x.points.size(), 3u);
+    EXPECT_EQ(x.points[0].nDiff, 0u);
+    EXPECT_EQ(x.points[1].nDiff, 1u);
+    EXPECT_EQ(x.points[2].nDiff, 3u);
+    EXPECT_EQ(x.points[2].maxAbsDelta, 1.0);
+    const GrowthSparkline y =
+        model.index(model.rowOf(QStringLiteral("y")), 0).data(BufferListModel::GrowthRole)
+            .value<GrowthSparkline>();
+    EXPECT_EQ(y.points[1].status, Status::missing);
+
+    const QString tip = model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
+                            .data(Qt::ToolTipRole)
+                            .toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("step 1: 1 differ"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("step 2: 3 differ, max |Δ| 1  ◀ this row")))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("step 0: equal")));
+
+    // Sorting by the column: the total differing count over all steps.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(BufferListModel::SortRole);
+    proxy.sort(BufferListModel::GrowthColumn, Qt::DescendingOrder);
+    EXPECT_EQ(proxy.index(0, BufferListModel::NameColumn).data().toString(), QStringLiteral("x"));
+    EXPECT_EQ(proxy.index(0, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
+              4u);
+    EXPECT_EQ(proxy.index(1, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
+              0u);
+}
+
+TEST(Sparkline, BarsGrowWithTheDifferingCount) {
+    EXPECT_EQ(SparklineDelegate::barHeight(0, 100), 0.0);
+    EXPECT_EQ(SparklineDelegate::barHeight(100, 100), 1.0);
+    EXPECT_GT(SparklineDelegate::barHeight(1, 1000000), 0.0) << "one element still shows";
+    EXPECT_LT(SparklineDelegate::barHeight(10, 1000), SparklineDelegate::barHeight(100, 1000));
+
+    TempDir dir;
+    const Analysis analysis = growingPair(dir);
+    BufferListModel model;
+    model.setBuffers(uitest::finishedSnapshot(analysis), analysis.matrix.at(2).cells.at(0).buffers);
+    const QModelIndex x = model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn);
+    const GrowthSparkline line = x.data(BufferListModel::GrowthRole).value<GrowthSparkline>();
+
+    QImage image(80, 26, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    SparklineDelegate delegate;
+    QStyleOptionViewItem option;
+    option.rect = image.rect();
+    {
+        QPainter painter(&image);
+        delegate.paint(&painter, option, x);
+    }
+    // Pixels of each step's bar colour in the middle of its bar (5 px per step from x = 3).
+    auto barPixels = [&](int step) {
+        const QColor colour = matrix_colors::diverge(line.points[std::size_t(step)].maxAbsDelta);
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            if (image.pixel(3 + 5 * step + 1, y) == colour.rgb()) ++n;
+        return n;
+    };
+    EXPECT_EQ(barPixels(0), 0) << "an equal step has no bar";
+    EXPECT_GT(barPixels(1), 0);
+    EXPECT_GT(barPixels(2), barPixels(1)) << "three differing elements stand taller than one";
+}
