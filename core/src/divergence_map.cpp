@@ -42,13 +42,28 @@ void merge(MapCell& into, const MapCell& c) {
         into.firstDiff = c.firstDiff;
 }
 
-// Which cell an element falls in, moved along one element at a time: a division per element
-// (four of them) cost more than everything else on an all-divergent buffer.
+// Which cell an element falls in. Four divisions per difference cost more than everything else
+// on an all-divergent buffer, so a nearby element is reached by stepping instead; a far one
+// (sparse differences) by dividing, rather than stepping over every equal element between.
 class CellCursor {
   public:
     explicit CellCursor(const DivergenceMap& map) : m_map(map) {}
 
+    void moveTo(std::uint64_t index) {
+        if (index >= m_index && index - m_index <= kMaxSteps) {
+            while (m_index < index)
+                next();
+        } else {
+            seek(index);
+        }
+    }
+    std::size_t cell() const { return m_cell; }
+
+  private:
+    static constexpr std::uint64_t kMaxSteps = 16;
+
     void seek(std::uint64_t index) {
+        m_index = index;
         const std::uint64_t row = index / m_map.cols;
         m_col = index % m_map.cols;
         m_colInCell = m_col % m_map.colsPerCell;
@@ -57,6 +72,7 @@ class CellCursor {
         m_cell = m_rowBase + std::size_t(m_col / m_map.colsPerCell);
     }
     void next() {
+        ++m_index;
         if (++m_col == m_map.cols) {
             m_col = m_colInCell = 0;
             if (++m_rowInCell == m_map.rowsPerCell) {
@@ -69,10 +85,9 @@ class CellCursor {
             ++m_cell;
         }
     }
-    std::size_t cell() const { return m_cell; }
 
-  private:
     const DivergenceMap& m_map;
+    std::uint64_t m_index = ~std::uint64_t{0}; // the element the cursor is on; none yet
     std::uint64_t m_col = 0, m_colInCell = 0, m_rowInCell = 0;
     std::size_t m_rowBase = 0, m_cell = 0;
 };
@@ -92,11 +107,12 @@ class MapBuilder {
             const unsigned char* pa = a + start * sizeof(Bits);
             const unsigned char* pb = b + start * sizeof(Bits);
             if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) continue;
-            m_cursor.seek(base + start);
-            for (std::size_t i = 0; i < len; ++i, m_cursor.next()) {
+            for (std::size_t i = 0; i < len; ++i) {
                 const Bits x = Tr::load(pa + i * sizeof(Bits));
                 const Bits y = Tr::load(pb + i * sizeof(Bits));
-                if (x != y) addDiff<Tr>(m_map.cells[m_cursor.cell()], base + start + i, x, y);
+                if (x == y) continue;
+                m_cursor.moveTo(base + start + i);
+                addDiff<Tr>(m_map.cells[m_cursor.cell()], base + start + i, x, y);
             }
         }
     }
