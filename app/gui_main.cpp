@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("RUN_A"), QStringLiteral("run A's dump folder"),
-                                 QStringLiteral("[RUN_A RUN_B]"));
+                                 QStringLiteral("[RUN_A RUN_B [MORE_RUNS…]]"));
     parser.addPositionalArgument(QStringLiteral("RUN_B"), QStringLiteral("run B's dump folder"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open the built-in demo pair."));
@@ -40,8 +40,9 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     const QStringList runs = parser.positionalArguments();
-    if (runs.size() == 1 || runs.size() > 2 || (parser.isSet(demo) && !runs.isEmpty())) {
-        std::fprintf(stderr, "dumpscope: give two run folders, or --demo, or nothing\n");
+    if (runs.size() == 1 || (parser.isSet(demo) && !runs.isEmpty())) {
+        std::fprintf(stderr, "dumpscope: give two run folders (or a base and several candidates), "
+                             "or --demo, or nothing\n");
         return 2;
     }
 
@@ -80,6 +81,8 @@ int main(int argc, char** argv) {
         if (!window.openDemo()) return 2;
     } else if (runs.size() == 2) {
         window.openPair({runs[0], runs[1]});
+    } else if (runs.size() > 2) {
+        window.openCandidates(runs.front(), runs.mid(1));
     }
     return app.exec();
 }

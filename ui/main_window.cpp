@@ -2,6 +2,8 @@
 
 #include "analysis_settings_dialog.h"
 #include "analysis_worker.h"
+#include "multi_run_view.h"
+#include "open_candidates_dialog.h"
 #include "buffer_panel.h"
 #include "settings.h"
 #include "start_page.h"
@@ -49,6 +51,14 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     setAcceptDrops(true);
     m_stack->addWidget(m_startPage);
     m_stack->addWidget(m_triage);
+    m_multi = new MultiRunView;
+    m_stack->addWidget(m_multi);
+    connect(m_multi, &MultiRunView::pairActivated, this, &MainWindow::openCandidatePair);
+    connect(m_multi, &MultiRunView::finished, this, [this] {
+        m_statusLabel->setText(tr("Compared the base with %n candidate(s)", nullptr, m_multi->candidateCount()));
+        updateActions();
+        emit analysisFinished();
+    });
     setCentralWidget(m_stack);
 
     m_progress->setObjectName(QStringLiteral("analysisProgress"));
@@ -89,6 +99,12 @@ void MainWindow::createActions() {
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Demo Pair"), this, [this] { openDemo(); });
     m_recentMenu = file->addMenu(tr("&Recent Pairs"));
+    file->addAction(tr("Open Several &Candidates…"), this, &MainWindow::openCandidatesDialog);
+    m_backToCandidatesAction = file->addAction(tr("&Back to All Candidates"), this, [this] {
+        m_stack->setCurrentWidget(m_multi);
+        updateActions();
+    });
+    m_backToCandidatesAction->setShortcut(Qt::ALT | Qt::Key_Left);
     file->addSeparator();
     m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportDialog);
     m_exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
@@ -262,6 +278,7 @@ void MainWindow::swapRuns() {
 
 void MainWindow::closePair() {
     m_worker->cancel();
+    m_multi->clear();
     m_pair.reset();
     m_triage->clear();
     setWindowTitle(QStringLiteral("dumpscope"));
@@ -269,8 +286,55 @@ void MainWindow::closePair() {
     showStartPage();
 }
 
+void MainWindow::openCandidates(const QString& base, const QStringList& candidates) {
+    m_worker->cancel();
+    m_pair.reset();
+    m_triage->clear();
+    const QString absBase = QFileInfo(base).absoluteFilePath();
+    QStringList runs;
+    for (const QString& run : candidates) runs << QFileInfo(run).absoluteFilePath();
+    m_multi->open(absBase, runs, analysisRequest({absBase, absBase}));
+    m_stack->setCurrentWidget(m_multi);
+    setWindowTitle(tr("%1 against %n candidate(s) — dumpscope", nullptr, static_cast<int>(runs.size()))
+                       .arg(QDir::toNativeSeparators(absBase)));
+    m_statusLabel->setText(tr("Comparing the base with each candidate…"));
+    updateActions();
+}
+
+void MainWindow::openCandidatesDialog() {
+    OpenCandidatesDialog dialog(m_settings->lastDirectory(), this);
+    if (m_multi->candidateCount() > 0) {
+        dialog.setBase(m_multi->base());
+        for (const QString& run : m_multi->candidates()) dialog.addCandidate(run);
+    }
+    if (dialog.exec() == QDialog::Accepted) openCandidates(dialog.base(), dialog.candidates());
+}
+
+// The pair's analysis is already done: the triage view shows it without reading anything again
+// (Reload compares the pair afresh).
+void MainWindow::openCandidatePair(int candidate, quint64 step, const QString& group) {
+    const SnapshotPtr s = m_multi->snapshot(candidate);
+    if (!s || !s->finished) {
+        m_statusLabel->setText(tr("Candidate %1 is not compared yet").arg(candidate + 1));
+        return;
+    }
+    m_worker->cancel();
+    m_pair = RunPair{m_multi->base(), m_multi->candidates()[candidate]};
+    m_triage->clear();
+    m_triage->setSnapshot(s);
+    if (!group.isEmpty()) m_triage->selectCell(step, group);
+    m_stack->setCurrentWidget(m_triage);
+    setWindowTitle(tr("%1 ↔ candidate %2, %3 — dumpscope")
+                       .arg(QDir::toNativeSeparators(m_pair->runA))
+                       .arg(candidate + 1)
+                       .arg(QDir::toNativeSeparators(m_pair->runB)));
+    m_statusLabel->setText(tr("Candidate %1 against the base; Alt+Left goes back to all candidates").arg(candidate + 1));
+    updateActions();
+}
+
 void MainWindow::cancelAnalysis() {
     m_worker->cancel();
+    m_multi->cancel();
 }
 
 void MainWindow::showStartPage() {
@@ -298,7 +362,8 @@ void MainWindow::updateActions() {
     m_reloadAction->setEnabled(m_pair.has_value());
     m_swapAction->setEnabled(m_pair.has_value());
     m_closeAction->setEnabled(m_pair.has_value());
-    m_cancelAction->setEnabled(m_worker->isRunning());
+    m_cancelAction->setEnabled(m_worker->isRunning() || m_multi->isRunning());
+    m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
 }
 
 void MainWindow::updateRecentMenu() {

@@ -12,6 +12,7 @@
 #include <optional>
 
 class AnalysisWorker;
+class MultiRunView;
 class QAction;
 class QLabel;
 class QMenu;
@@ -43,6 +44,9 @@ class MainWindow : public QMainWindow {
     void swapRuns();
     void closePair();
     void cancelAnalysis();
+    // Compares `base` with each candidate, one matrix per pair and a summary (MultiRunView).
+    void openCandidates(const QString& base, const QStringList& candidates);
+    MultiRunView* multiRunView() const { return m_multi; }
     // Remembers the tolerances / rounding threshold and analyses the open pair again with them.
     void setAnalysisSettings(const AnalysisSettings& settings);
     // Remembers a typed shape for every buffer named `buffer` (empty text: forget it) and
@@ -82,6 +86,9 @@ class MainWindow : public QMainWindow {
     void exportReportDialog();
     void showStartPage();
     void updateActions();
+    // The base against one candidate in the triage view, from its finished analysis.
+    void openCandidatePair(int candidate, quint64 step, const QString& group);
+    void openCandidatesDialog();
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
     void editAnalysisSettings();
@@ -103,6 +110,8 @@ class MainWindow : public QMainWindow {
     QAction* m_copyAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_settingsAction = nullptr;
+    MultiRunView* m_multi = nullptr;
+    QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
     std::unique_ptr<QTemporaryDir> m_demoDir;
 };

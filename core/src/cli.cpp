@@ -228,18 +228,8 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const std::string error = paint("error:", Paint::red, colorErr);
 
     Analysis an = analyzeWithProgress(runA, runB, options, err);
-    for (const auto& w : an.warnings) err << warning << " " << w << "\n";
-    for (const auto* e : {&an.errorA, &an.errorB})
-        if (!e->empty()) err << error << " " << *e << "\n";
-    for (const auto& b : an.buffers)
-        if (isError(b.status)) err << error << " " << b.error << "\n";
-
-    int code = an.verdict.exitCode;
-    if (strict && code < 2) {
-        for (const auto& b : an.buffers)
-            if (isOneSided(b.status) || b.group == kOtherGroup) code = 2;
-        if (code == 2) err << error << " --strict: one-sided buffers or unclassified files present\n";
-    }
+    writeProblems(an, err, warning, error);
+    const int code = strict ? strictExitCode(an, err, error) : an.verdict.exitCode;
     an.verdict.exitCode = code; // the JSON and reports say what the process returns
 
     if (json)

@@ -95,13 +95,13 @@ FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Ana
                  " against " + step(*fs.firstDivergentStep) + "; " + count + first + ".";
     } else if (f.nBeyondFloor > 0) {
         f.reading = FloorReading::other_buffers;
-        f.text = who + " diverges no earlier than " + floorName + " (" + step(*fs.firstDivergentStep) +
-                 ") but in OTHER buffers: " + count + first + ".";
+        f.text = who + " diverges no earlier than " + floorName + ", which first diverges at " +
+                 step(*fs.firstDivergentStep) + ", but in OTHER buffers: " + count + first + ".";
     } else {
         f.reading = FloorReading::within_floor;
-        f.text = who + " diverges no earlier than " + floorName + " (" + step(*fs.firstDivergentStep) +
-                 ") and only in buffers the floor also diverges in at the same step: "
-                 "indistinguishable from run-to-run noise.";
+        f.text = who + " diverges no earlier than " + floorName + ", which first diverges at " +
+                 step(*fs.firstDivergentStep) + ", and only in buffers the floor also diverges in at the "
+                 "same steps: indistinguishable from run-to-run noise.";
     }
     return f;
 }

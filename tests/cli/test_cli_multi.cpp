@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 using dumpscope::test::Candidates;
+using dumpscope::test::threeCandidates;
 using dumpscope::test::ProcessResult;
 using dumpscope::test::TempDir;
 
@@ -15,15 +16,6 @@ ProcessResult cli(const Candidates& c, std::vector<std::string> options = {}) {
     for (const auto& run : c.runs()) args.push_back(run.string());
     args.insert(args.end(), options.begin(), options.end());
     return dumpscope::test::runProcess(args);
-}
-
-// identical, diverging at step 2 in H, diverging at step 1 in G
-Candidates threeCandidates() {
-    Candidates c;
-    c.add({});
-    c.add({{2, "h_q_logits"}});
-    c.add({{1, "g_sampled_h_t"}});
-    return c;
 }
 
 } // namespace

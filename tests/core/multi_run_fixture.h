@@ -26,4 +26,13 @@ struct Candidates {
     }
 };
 
+// The three candidates: identical, diverging at step 2 in H, diverging at step 1 in G.
+inline Candidates threeCandidates() {
+    Candidates c;
+    c.add({});
+    c.add({{2, "h_q_logits"}});
+    c.add({{1, "g_sampled_h_t"}});
+    return c;
+}
+
 } // namespace dumpscope::test

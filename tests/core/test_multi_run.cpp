@@ -22,10 +22,7 @@ dumpscope::MultiRunAnalysis analyze(const Candidates& c) {
 } // namespace
 
 TEST(MultiRun, FirstDivergencePerCandidateAndRankingByStep) {
-    Candidates c;
-    c.add({});                     // identical
-    c.add({{2, "h_q_logits"}});     // diverges at step 2 in H
-    c.add({{1, "g_sampled_h_t"}});  // diverges at step 1 in G
+    const Candidates c = dumpscope::test::threeCandidates();
     const auto m = analyze(c);
     ASSERT_EQ(m.pairs.size(), 3u);
     const auto& s = m.summary;
@@ -126,10 +123,7 @@ TEST(MultiRun, OneCandidateHasNoNoiseFloor) {
 }
 
 TEST(MultiRunReport, JsonHoldsEveryPairsDocumentAndTheSummary) {
-    Candidates c;
-    c.add({});
-    c.add({{2, "h_q_logits"}});
-    c.add({{1, "g_sampled_h_t"}});
+    const Candidates c = dumpscope::test::threeCandidates();
     const auto m = analyze(c);
     const auto doc = nlohmann::json::parse(dumpscope::multiReportJson(m));
     EXPECT_EQ(doc["base"], c.base().string());
