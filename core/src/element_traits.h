@@ -15,16 +15,18 @@
 
 namespace dumpscope {
 
+// Exact: subnormals are mant * 2^-24, normal values are assembled as a double's bits (no libm
+// call per element).
 inline double halfToDouble(std::uint16_t bits) {
     const int exp = (bits >> 10) & 0x1f;
-    const int mant = bits & 0x3ff;
+    const std::uint64_t mant = bits & 0x3ff;
     double v;
     if (exp == 0)
-        v = std::ldexp(mant, -24);
+        v = static_cast<double>(mant) * 0x1p-24;
     else if (exp == 31)
         v = mant ? std::nan("") : INFINITY;
     else
-        v = std::ldexp(mant | 0x400, exp - 25);
+        v = std::bit_cast<double>(static_cast<std::uint64_t>(exp - 15 + 1023) << 52 | mant << 42);
     return (bits & 0x8000) ? -v : v;
 }
 

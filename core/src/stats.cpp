@@ -1,7 +1,6 @@
 #include "dumpscope/stats.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "stats_accumulator_impl.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,9 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <type_traits>
-
-#include "element_traits.h"
 
 namespace dumpscope {
 
@@ -31,10 +27,9 @@ const Pow10Table& pow10() {
     return table;
 }
 
-} // namespace
-
-// floor(log10(x)) for finite x > 0, without a log10 per element.
-int deltaDecade(double x) {
+// floor(log10(x)) for finite x > 0: the binary exponent's decade, corrected by one compare
+// against the nearest double of the power of ten.
+int slowDecade(double x) {
     const int e2 = std::ilogb(x); // x in [2^e2, 2^(e2+1))
     int d = (e2 * 78913) >> 18;   // floor(e2 * log10(2)), exact for |e2| < 2620
     const auto& p = pow10();
@@ -43,165 +38,72 @@ int deltaDecade(double x) {
     return std::clamp(d, DeltaHistogram::kMinDecade, DeltaHistogram::kMaxDecade);
 }
 
-namespace {
-
-// SplitMix64's finaliser: spreads each value over 64 bits before the order-independent sum.
-std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-// Orders the kept "largest |Δ|" entries: larger |Δ| first, then the lower index.
-bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
-    if (x.absDelta != y.absDelta) return x.absDelta > y.absDelta;
-    return x.index < y.index;
-}
-
 } // namespace
 
-struct StatsAccumulator::Impl {
-    DType dtype;
-    Tolerance tolerance;
-    BufferStats s;
-    XXH3_state_t hashA;
-    XXH3_state_t hashB;
-    // Largest finite magnitude seen per side, as raw bits (magnitude bits order like values).
-    std::uint64_t maxMagA = 0, maxMagB = 0;
-    // Min-heap (by largerDelta) of the kKeep largest |Δ| seen so far.
-    std::vector<ElementDiff> heap;
+namespace detail {
 
-    Impl(DType t, const Tolerance& tol) : dtype(t), tolerance(tol) {
-        XXH3_64bits_reset(&hashA);
-        XXH3_64bits_reset(&hashB);
-        heap.reserve(BufferStats::kKeep);
-    }
-
-    template <typename Tr> void scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
-    template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
-    template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
-    bool withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const;
-    void keepLargest(const ElementDiff& d);
-};
-
-// Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
-// magnitude. Branch-free first pass (it vectorises); NaN vs Inf is split only if any exist.
-template <typename Tr>
-void StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
-    if constexpr (Tr::kFloat) {
-        using Bits = typename Tr::Bits;
-        // Magnitudes fit the signed type of the same width, and signed compares and a counter
-        // of the element's own width let GCC vectorise this loop at baseline x86-64 (unsigned
-        // 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
-        using SBits = std::make_signed_t<Bits>;
-        constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
-        constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
-        constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
-        std::uint64_t special = 0;
-        SBits maxMag = 0;
-        for (std::size_t start = 0; start < n; start += kSub) {
-            const std::size_t len = std::min(kSub, n - start);
-            const unsigned char* q = p + start * sizeof(Bits);
-            SBits count = 0;
-            for (std::size_t i = 0; i < len; ++i) {
-                const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
-                count += m >= kExp;
-                maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
-            }
-            special += static_cast<std::uint64_t>(count);
-        }
-        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, static_cast<std::uint64_t>(maxMag));
-        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, static_cast<std::uint64_t>(maxMag));
-        if (special == 0) return;
-        std::uint64_t nan = 0;
-        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(Bits)));
-        const std::uint64_t inf = special - nan;
-        if (sideA) s.nanA += nan, s.infA += inf;
-        if (sideB) s.nanB += nan, s.infB += inf;
-    } else {
-        (void)p, (void)n, (void)sideA, (void)sideB;
+DecadeTable::DecadeTable() {
+    for (int e = 1; e < 0x7ff; ++e) {
+        const double first = std::ldexp(1.0, e - 1023);
+        low[e] = static_cast<std::int16_t>(slowDecade(first));
+        const double last = std::nextafter(std::ldexp(1.0, e - 1022), 0.0);
+        step[e] = slowDecade(last) == low[e] ? INFINITY : pow10().at(low[e] + 1);
     }
 }
 
-template <typename Tr>
-void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                     std::uint64_t base) {
-    using Bits = typename Tr::Bits;
-    constexpr std::size_t kBlock = 1024; // elements compared with one memcmp before any detail
-    for (std::size_t start = 0; start < n; start += kBlock) {
-        const std::size_t len = std::min(kBlock, n - start);
-        const unsigned char* pa = a + start * sizeof(Bits);
-        const unsigned char* pb = b + start * sizeof(Bits);
-        if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) {
-            scanSide<Tr>(pa, len, true, true);
-            continue;
-        }
-        scanSide<Tr>(pa, len, true, false);
-        scanSide<Tr>(pb, len, false, true);
-        for (std::size_t i = 0; i < len; ++i) {
-            const Bits x = Tr::load(pa + i * sizeof(Bits));
-            const Bits y = Tr::load(pb + i * sizeof(Bits));
-            if (x != y) addDiff<Tr>(base + start + i, x, y);
-        }
-    }
+const DecadeTable& decadeTable() {
+    static const DecadeTable table;
+    return table;
 }
 
-template <typename Tr>
-void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b) {
-    ++s.nDiff;
-    if (!s.firstDiff) s.firstDiff = index;
-    s.lastDiff = index;
+} // namespace detail
 
-    const ElementDelta e = pairDelta<Tr>(a, b);
-    const auto& ulp = e.ulp; // nullopt when a side is NaN
-    ElementDiff d{index, a, b, e.absDelta};
-    s.multisetA[0] += mix64(a);
-    s.multisetA[1] += mix64(~static_cast<std::uint64_t>(a));
-    s.multisetB[0] += mix64(b);
-    s.multisetB[1] += mix64(~static_cast<std::uint64_t>(b));
-    if (Tr::isNan(a) && Tr::isNan(b)) ++s.nanPayloadDiffs;
-    if (Tr::isNan(a) != Tr::isNan(b) || Tr::isInf(a) != Tr::isInf(b)) ++s.nonFiniteMismatches;
-    if (ulp) {
-        s.maxUlp = std::max(s.maxUlp, *ulp);
-        ++s.ulpHistogram.counts[ulpBin(*ulp)];
-    } else {
-        ++s.ulpHistogram.undefined;
+int deltaDecade(double x) {
+    // The exponent bits of a positive normal double index the table; anything else (the sign
+    // bit lands above 0x7ff) is computed.
+    const std::uint64_t e = std::bit_cast<std::uint64_t>(x) >> 52;
+    if (e - 1 < 0x7fe) [[likely]] {
+        const detail::DecadeTable& t = detail::decadeTable();
+        return t.low[e] + (x >= t.step[e]);
     }
+    return slowDecade(x);
+}
 
-    if constexpr (Tr::kFloat) {
-        if (!ulp) {
-            ++s.deltaHistogram.nan;
-        } else {
-            if (d.absDelta == 0) {
-                ++s.signedZeroDiffs; // distinct bits, equal values: only +0 vs -0 can do that
-                ++s.deltaHistogram.zero;
-            } else if (std::isinf(d.absDelta)) {
-                ++s.deltaHistogram.infinite;
-            } else {
-                ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
-            }
-        }
-    } else {
-        ++s.deltaHistogram.counts[deltaDecade(d.absDelta) - DeltaHistogram::kMinDecade];
+// The extremes and the kept entries of a difference whose |Δ| is a number.
+void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta,
+                                      double scale) {
+    if (!s.maxAbsDeltaIndex || absDelta > s.maxAbsDelta) {
+        s.maxAbsDelta = absDelta;
+        s.maxAbsDeltaIndex = index;
     }
-
-    if (tolerance.any() && !(Tr::isNan(a) && Tr::isNan(b)) && !withinTolerance(d.absDelta, e.b, ulp))
-        ++s.outsideTolerance;
-
-    if (!std::isnan(d.absDelta)) {
-        if (!s.maxAbsDeltaIndex || d.absDelta > s.maxAbsDelta) {
-            s.maxAbsDelta = d.absDelta;
-            s.maxAbsDeltaIndex = index;
-        }
-        s.maxRelDelta = std::max(s.maxRelDelta, e.relDelta);
-        keepLargest(d);
-    }
+    // The relative Δ |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the
+    // rounded product never exceeds |Δ| then), so the division is skipped for most elements.
+    if (std::isinf(absDelta))
+        s.maxRelDelta = INFINITY;
+    else if (scale > 0 && absDelta >= s.maxRelDelta * scale)
+        s.maxRelDelta = std::max(s.maxRelDelta, absDelta / scale);
+    const ElementDiff d{index, a, b, absDelta};
+    if (heap.size() < BufferStats::kKeep || detail::largerDelta(d, heap.front())) keepLargest(d);
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
-    if (!s.rowDiffs.empty() && index < s.rowDiffs.size() * s.colDiffs.size()) {
-        ++s.rowDiffs[index / s.colDiffs.size()];
-        ++s.colDiffs[index % s.colDiffs.size()];
+    if (!s.rowDiffs.empty()) placeDiff(index);
+}
+
+// Per-row and per-column counts; a difference within a row of the previous one moves the
+// cursor instead of dividing.
+void StatsAccumulator::Impl::placeDiff(std::uint64_t index) {
+    const std::uint64_t cols = s.colDiffs.size();
+    if (index >= s.rowDiffs.size() * cols) return;
+    const std::uint64_t step = index - shapeCursor;
+    if (index >= shapeCursor && step < cols) {
+        shapeCol += step;
+        if (shapeCol >= cols) shapeCol -= cols, ++shapeRow;
+    } else {
+        shapeRow = index / cols;
+        shapeCol = index % cols;
     }
+    shapeCursor = index;
+    ++s.rowDiffs[shapeRow];
+    ++s.colDiffs[shapeCol];
 }
 
 bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
@@ -219,11 +121,11 @@ void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
     // front is the smallest kept entry, the one to evict.
     if (heap.size() < BufferStats::kKeep) {
         heap.push_back(d);
-        std::push_heap(heap.begin(), heap.end(), largerDelta);
-    } else if (largerDelta(d, heap.front())) {
-        std::pop_heap(heap.begin(), heap.end(), largerDelta);
+        std::push_heap(heap.begin(), heap.end(), detail::largerDelta);
+    } else if (detail::largerDelta(d, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), detail::largerDelta);
         heap.back() = d;
-        std::push_heap(heap.begin(), heap.end(), largerDelta);
+        std::push_heap(heap.begin(), heap.end(), detail::largerDelta);
     }
 }
 
@@ -240,9 +142,6 @@ void StatsAccumulator::setShape(std::uint64_t rows, std::uint64_t cols) {
 void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
                                std::uint64_t base) {
     auto& im = *m_impl;
-    const std::size_t bytes = n * dtypeSize(im.dtype);
-    XXH3_64bits_update(&im.hashA, a, bytes);
-    XXH3_64bits_update(&im.hashB, b, bytes);
     im.s.nA += n;
     im.s.nB += n;
     visitTraits(im.dtype, [&]<typename Tr>() { im.addPair<Tr>(a, b, n, base); });
@@ -250,6 +149,7 @@ void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, s
 
 void StatsAccumulator::addTailA(const unsigned char* a, std::size_t n) {
     auto& im = *m_impl;
+    im.unshareHash();
     XXH3_64bits_update(&im.hashA, a, n * dtypeSize(im.dtype));
     im.s.nA += n;
     visitTraits(im.dtype, [&]<typename Tr>() { im.scanSide<Tr>(a, n, true, false); });
@@ -257,6 +157,7 @@ void StatsAccumulator::addTailA(const unsigned char* a, std::size_t n) {
 
 void StatsAccumulator::addTailB(const unsigned char* b, std::size_t n) {
     auto& im = *m_impl;
+    im.unshareHash();
     XXH3_64bits_update(&im.hashB, b, n * dtypeSize(im.dtype));
     im.s.nB += n;
     visitTraits(im.dtype, [&]<typename Tr>() { im.scanSide<Tr>(b, n, false, true); });
@@ -264,6 +165,7 @@ void StatsAccumulator::addTailB(const unsigned char* b, std::size_t n) {
 
 BufferStats StatsAccumulator::finish() {
     auto& im = *m_impl;
+    im.unshareHash();
     im.s.hashA = XXH3_64bits_digest(&im.hashA);
     im.s.hashB = XXH3_64bits_digest(&im.hashB);
     if (isFloat(im.dtype)) {
@@ -275,7 +177,7 @@ BufferStats StatsAccumulator::finish() {
         std::vector<std::uint64_t>().swap(im.s.rowDiffs);
         std::vector<std::uint64_t>().swap(im.s.colDiffs);
     }
-    std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), largerDelta);
+    std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), detail::largerDelta);
     return std::move(im.s);
 }
 

@@ -163,14 +163,17 @@ std::vector<unsigned char> randomSide(DType t, std::size_t n, std::mt19937_64& r
 }
 
 // B from A with differences of a given density: none, rare (most blocks equal, so the memcmp
-// fast path is taken), dense, or at block edges (first and last element of a block of 1024).
+// fast path is taken), dense, or at block edges (first and last element of a block of 1024
+// elements or of 4 KiB, and every fourth element).
 std::vector<unsigned char> perturbed(DType t, const std::vector<unsigned char>& a, int density,
                                      std::mt19937_64& rng) {
     const std::size_t es = dtypeSize(t), n = a.size() / es;
     const auto specials = specialBits(t);
     auto b = a;
     for (std::size_t i = 0; i < n; ++i) {
-        const bool edge = i % 1024 == 0 || i % 1024 == 1023;
+        const std::size_t block = 4096 / es; // the compare's block: 4 KiB of each side
+        const bool edge = i % 1024 == 0 || i % 1024 == 1023 || i % block == 0 || i % block == block - 1 ||
+                          i % 4 == 3; // and one lane of every 8-byte word the search reads
         const bool change = density == 1 ? rng() % 3000 == 0 : density == 2 ? rng() % 3 == 0 : density == 3 && edge;
         if (!change) continue;
         std::uint64_t bits = 0;
@@ -195,7 +198,10 @@ Tolerance someTolerance(int which) {
 TEST(FastPaths, CompareMemoryMatchesTheSimplePathOnEveryTypeAndAwkwardLength) {
     std::mt19937_64 rng(20261129);
     for (DType t : kAllTypes)
-        for (std::size_t n : {0u, 1u, 3u, 1023u, 1024u, 1025u, 2047u, 2048u, 2049u, 5000u})
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1023}, std::size_t{1024},
+                              std::size_t{1025}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049},
+                              std::size_t{5000}, 4095 / dtypeSize(t), 4096 / dtypeSize(t),
+                              4097 / dtypeSize(t) + 1, 8192 / dtypeSize(t) + 7})
             for (int density = 0; density < 4; ++density) {
                 const auto a = randomSide(t, n, rng);
                 auto b = perturbed(t, a, density, rng);

@@ -1,0 +1,351 @@
+#pragma once
+
+// StatsAccumulator's state and its per-type compare loops, included by stats.cpp only. Split
+// out so the fast paths (what equal bytes skip, how a difference is found and accounted) read
+// on their own; tests/core/test_fast_paths.cpp holds them to a plain per-element pass.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "element_traits.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace dumpscope::detail {
+
+// One fingerprint lane step of the order-independent multiset hash: a 64x64->128 multiply
+// folded to 64 bits (wyhash's "mum"). One multiply per value instead of SplitMix64's two per
+// lane; the second lane is the sum of its squares, so both sums must agree for a match.
+inline std::uint64_t mum(std::uint64_t x) {
+    __extension__ using U128 = unsigned __int128;
+    const U128 p = static_cast<U128>(x ^ 0xA0761D6478BD642Full) * 0xE7037ED1A0B428DBull;
+    return static_cast<std::uint64_t>(p) ^ static_cast<std::uint64_t>(p >> 64);
+}
+
+// Orders the kept "largest |Δ|" entries: larger |Δ| first, then the lower index.
+inline bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
+    if (x.absDelta != y.absDelta) return x.absDelta > y.absDelta;
+    return x.index < y.index;
+}
+
+// deltaDecade's table (stats.cpp), per biased exponent of a normal double: the decade of the
+// binade's smallest value, and the power of ten inside the binade where the decade steps up
+// (+Inf when none is): a binade spans less than a decade.
+struct DecadeTable {
+    std::int16_t low[2048] = {};
+    double step[2048] = {};
+    DecadeTable();
+    // deltaDecade(x), inlined into the compare loop for positive normal x.
+    int decade(double x) const {
+        const std::uint64_t e = std::bit_cast<std::uint64_t>(x) >> 52; // the sign bit lands above 0x7ff
+        return e - 1 < 0x7fe ? low[e] + (x >= step[e]) : deltaDecade(x);
+    }
+};
+const DecadeTable& decadeTable();
+
+} // namespace dumpscope::detail
+
+namespace dumpscope {
+
+struct StatsAccumulator::Impl {
+    DType dtype;
+    Tolerance tolerance;
+    BufferStats s;
+    XXH3_state_t hashA;
+    XXH3_state_t hashB;
+    // While every byte so far was equal on both sides, only A is hashed: B's state would be
+    // the same. It is copied from A when the sides first part (a difference or a tail).
+    bool hashShared = true;
+    // Largest finite magnitude seen per side, as raw bits (magnitude bits order like values).
+    std::uint64_t maxMagA = 0, maxMagB = 0;
+    // Min-heap (by largerDelta) of the kKeep largest |Δ| seen so far.
+    std::vector<ElementDiff> heap;
+    // Shaped buffers: the element `shapeCursor` is at (shapeRow, shapeCol), so a difference
+    // after it is placed without a division per element.
+    std::uint64_t shapeCursor = 0, shapeRow = 0, shapeCol = 0;
+
+    static constexpr std::size_t kBlockBytes = 4096; // compared with one memcmp before any detail
+
+    Impl(DType t, const Tolerance& tol) : dtype(t), tolerance(tol) {
+        XXH3_64bits_reset(&hashA);
+        XXH3_64bits_reset(&hashB);
+        heap.reserve(BufferStats::kKeep);
+    }
+
+    void unshareHash() {
+        if (!hashShared) return;
+        XXH3_copyState(&hashB, &hashA);
+        hashShared = false;
+    }
+    void hashBoth(const unsigned char* a, const unsigned char* b, std::size_t bytes, bool equal) {
+        if (!(hashShared && equal)) unshareHash();
+        XXH3_64bits_update(&hashA, a, bytes);
+        if (!hashShared) XXH3_64bits_update(&hashB, b, bytes);
+    }
+
+    template <typename Tr> void scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
+    template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    template <typename Tr> void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
+    void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta, double scale);
+    struct Tally;
+    double heapFloor() const { return heap.size() < BufferStats::kKeep ? -1.0 : heap.front().absDelta; }
+    void placeDiff(std::uint64_t index);
+    bool withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const;
+    void keepLargest(const ElementDiff& d);
+};
+
+// Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
+// magnitude. Branch-free first pass (it vectorises); NaN vs Inf is split only if any exist.
+template <typename Tr>
+void StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
+    if constexpr (Tr::kFloat) {
+        using Bits = typename Tr::Bits;
+        // Magnitudes fit the signed type of the same width, and signed compares and a counter
+        // of the element's own width let GCC vectorise this loop at baseline x86-64 (unsigned
+        // 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
+        using SBits = std::make_signed_t<Bits>;
+        constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
+        constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
+        constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
+        std::uint64_t special = 0;
+        SBits maxMag = 0;
+        for (std::size_t start = 0; start < n; start += kSub) {
+            const std::size_t len = std::min(kSub, n - start);
+            const unsigned char* q = p + start * sizeof(Bits);
+            SBits count = 0;
+            for (std::size_t i = 0; i < len; ++i) {
+                const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
+                count += m >= kExp;
+                maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
+            }
+            special += static_cast<std::uint64_t>(count);
+        }
+        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, static_cast<std::uint64_t>(maxMag));
+        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, static_cast<std::uint64_t>(maxMag));
+        if (special == 0) return;
+        std::uint64_t nan = 0;
+        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(Bits)));
+        const std::uint64_t inf = special - nan;
+        if (sideA) s.nanA += nan, s.infA += inf;
+        if (sideB) s.nanB += nan, s.infB += inf;
+    } else {
+        (void)p, (void)n, (void)sideA, (void)sideB;
+    }
+}
+
+// Block by block: equal blocks (one memcmp) cost a scan and a hash of one side; the others
+// are scanned per side and searched for their differences a word at a time.
+template <typename Tr>
+void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
+                                     std::uint64_t base) {
+    constexpr std::size_t es = sizeof(typename Tr::Bits);
+    constexpr std::size_t kBlock = kBlockBytes / es;
+    for (std::size_t start = 0; start < n; start += kBlock) {
+        const std::size_t len = std::min(kBlock, n - start);
+        const unsigned char* pa = a + start * es;
+        const unsigned char* pb = b + start * es;
+        const bool equal = std::memcmp(pa, pb, len * es) == 0;
+        hashBoth(pa, pb, len * es, equal);
+        if (equal) {
+            scanSide<Tr>(pa, len, true, true);
+            continue;
+        }
+        scanSide<Tr>(pa, len, true, false);
+        scanSide<Tr>(pb, len, false, true);
+        diffBlock<Tr>(pa, pb, len, base + start);
+    }
+}
+
+// The running figures a typical difference changes, copied out of BufferStats for one block
+// so that they live in registers (BufferStats' counters are reached through pointers that the
+// compiler must assume every histogram increment may alias).
+struct StatsAccumulator::Impl::Tally {
+    std::uint64_t nDiff, lastDiff, maxUlp, signedZero, msA0, msA1, msB0, msB1, maxAbsIndex;
+    double maxAbs;    // -1 until a difference has a |Δ|
+    double maxRel;
+    double heapFloor; // the smallest kept |Δ|, or -1 while fewer than kKeep are kept
+    explicit Tally(const Impl& im) {
+        const BufferStats& s = im.s;
+        nDiff = s.nDiff, lastDiff = s.lastDiff.value_or(0), maxUlp = s.maxUlp, signedZero = s.signedZeroDiffs;
+        msA0 = s.multisetA[0], msA1 = s.multisetA[1], msB0 = s.multisetB[0], msB1 = s.multisetB[1];
+        maxAbs = s.maxAbsDeltaIndex ? s.maxAbsDelta : -1.0;
+        maxAbsIndex = s.maxAbsDeltaIndex.value_or(0);
+        maxRel = s.maxRelDelta;
+        heapFloor = im.heapFloor();
+    }
+    void store(Impl& im) const {
+        BufferStats& s = im.s;
+        if (nDiff != s.nDiff) s.lastDiff = lastDiff;
+        s.nDiff = nDiff, s.maxUlp = maxUlp;
+        s.deltaHistogram.zero += signedZero - s.signedZeroDiffs; // only +0 vs -0 has |Δ| == 0
+        s.signedZeroDiffs = signedZero;
+        s.multisetA = {msA0, msA1}, s.multisetB = {msB0, msB1};
+        if (maxAbs >= 0) s.maxAbsDelta = maxAbs, s.maxAbsDeltaIndex = maxAbsIndex;
+        s.maxRelDelta = maxRel;
+    }
+};
+
+// Finds the differing elements 32 bytes at a time (equal words cost two loads and an xor),
+// then each one inside a differing word by its lowest set bit. A difference of two finite
+// values is accounted here on the Tally; NaN and Inf (and an infinite |Δ|) go to addDiff.
+template <typename Tr>
+void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
+                                       std::uint64_t base) {
+    using Bits = typename Tr::Bits;
+    constexpr std::size_t es = sizeof(Bits), kPerWord = 8 / es;
+    Tally t(*this);
+    std::uint64_t* const decades = s.deltaHistogram.counts.data() - DeltaHistogram::kMinDecade;
+    std::uint64_t* const ulps = s.ulpHistogram.counts.data();
+    const bool extras = tolerance.any() || !s.rowDiffs.empty();
+    const detail::DecadeTable& decadeOf = detail::decadeTable();
+    const auto one = [&](std::uint64_t index, Bits x, Bits y) {
+        std::uint64_t ulp;
+        double absDelta, vy, scale;
+        if constexpr (Tr::kFloat) {
+            constexpr auto kMag = static_cast<Bits>(Tr::kSign - 1);
+            const std::uint64_t mx = x & kMag, my = y & kMag;
+            if (mx >= Tr::kExp || my >= Tr::kExp) [[unlikely]] { // NaN or Inf on a side
+                t.store(*this), addDiff<Tr>(index, x, y), t = Tally(*this);
+                return;
+            }
+            ulp = ((x ^ y) & Tr::kSign) ? mx + my + 1 : mx > my ? mx - my : my - mx;
+            const double vx = Tr::value(x);
+            vy = Tr::value(y);
+            absDelta = std::fabs(vx - vy);
+            if constexpr (es == 8) { // only doubles' finite values can be infinitely apart
+                if (std::isinf(absDelta)) [[unlikely]] {
+                    t.store(*this), addDiff<Tr>(index, x, y), t = Tally(*this);
+                    return;
+                }
+            }
+            scale = std::max(std::fabs(vx), std::fabs(vy));
+            if (absDelta == 0)
+                ++t.signedZero; // distinct bits, equal values: only +0 vs -0 can do that
+            else
+                ++decades[decadeOf.decade(absDelta)];
+        } else {
+            ulp = *Tr::ulp(x, y);
+            absDelta = static_cast<double>(ulp); // exact even where x-y overflows the type
+            vy = Tr::value(y);
+            scale = std::max(std::fabs(Tr::value(x)), std::fabs(vy));
+            ++decades[decadeOf.decade(absDelta)];
+        }
+        ++t.nDiff;
+        t.lastDiff = index;
+        const std::uint64_t hx = detail::mum(x), hy = detail::mum(y);
+        t.msA0 += hx, t.msA1 += hx * hx, t.msB0 += hy, t.msB1 += hy * hy;
+        t.maxUlp = std::max(t.maxUlp, ulp);
+        ++ulps[ulpBin(ulp)];
+        if (extras) [[unlikely]] {
+            if (tolerance.any() && !withinTolerance(absDelta, vy, ulp)) ++s.outsideTolerance;
+            if (!s.rowDiffs.empty()) placeDiff(index);
+        }
+        if (absDelta > t.maxAbs) t.maxAbs = absDelta, t.maxAbsIndex = index;
+        // |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the rounded
+        // product never exceeds |Δ| then), so the division is skipped for most elements.
+        if (scale > 0 && absDelta >= t.maxRel * scale) t.maxRel = std::max(t.maxRel, absDelta / scale);
+        if (absDelta >= t.heapFloor) [[unlikely]] {
+            keepLargest({index, x, y, absDelta});
+            t.heapFloor = heapFloor();
+        }
+        if (t.nDiff <= BufferStats::kKeep) [[unlikely]] {
+            if (!s.firstDiff) s.firstDiff = index;
+            s.firstDiffs.push_back({index, x, y, absDelta});
+        }
+    };
+    // One call site for `one`, so that it is inlined and the Tally stays in registers: words
+    // of 8 bytes, and after an equal word the next ones 4 at a time while they are equal; the
+    // last partial word zero-padded.
+    const std::size_t words = n / kPerWord, rest = n % kPerWord * es;
+    const auto word = [&](std::size_t w) {
+        return loadLittle<std::uint64_t>(a + 8 * w) ^ loadLittle<std::uint64_t>(b + 8 * w);
+    };
+    const auto lastWord = [&] {
+        std::uint64_t x = 0, y = 0;
+        std::memcpy(&x, a + 8 * words, rest);
+        std::memcpy(&y, b + 8 * words, rest);
+        return x ^ y;
+    };
+    std::size_t next = 0; // the word after the one in `x`
+    std::uint64_t x = 0;
+    for (;;) {
+        while (x == 0 && next < words) {
+            x = word(next++);
+            if (x == 0)
+                while (next + 4 <= words && (word(next) | word(next + 1) | word(next + 2) | word(next + 3)) == 0)
+                    next += 4;
+        }
+        if (x == 0 && next == words && rest) x = lastWord(), ++next;
+        if (x == 0) break;
+        const std::size_t k = static_cast<std::size_t>(std::countr_zero(x)) / (8 * es);
+        if constexpr (kPerWord == 1) x = 0;
+        else x &= ~(((std::uint64_t{1} << (8 * es)) - 1) << (8 * es * k));
+        const std::size_t i = (next - 1) * kPerWord + k;
+        one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
+    }
+    t.store(*this);
+}
+
+// One differing element, every case (NaN and Inf included), straight on BufferStats: the
+// same numbers as pairDelta() and the simple per-element rules. diffBlock's Tally takes the
+// common case off this path.
+template <typename Tr>
+void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b) {
+    ++s.nDiff;
+    if (!s.firstDiff) s.firstDiff = index;
+    s.lastDiff = index;
+    const std::uint64_t ha = detail::mum(a), hb = detail::mum(b);
+    s.multisetA[0] += ha, s.multisetA[1] += ha * ha;
+    s.multisetB[0] += hb, s.multisetB[1] += hb * hb;
+
+    std::uint64_t ulp;
+    double absDelta, scale;
+    double vb;
+    if constexpr (Tr::kFloat) {
+        constexpr auto kMag = static_cast<typename Tr::Bits>(Tr::kSign - 1);
+        const std::uint64_t ma = a & kMag, mb = b & kMag;
+        const bool nanA = ma > Tr::kExp, nanB = mb > Tr::kExp;
+        if (nanA || nanB) [[unlikely]] {
+            ++(nanA && nanB ? s.nanPayloadDiffs : s.nonFiniteMismatches);
+            ++s.ulpHistogram.undefined;
+            ++s.deltaHistogram.nan;
+            if (tolerance.any() && !(nanA && nanB)) ++s.outsideTolerance; // NaN against a number
+            if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back({index, a, b, std::nan("")});
+            if (!s.rowDiffs.empty()) placeDiff(index);
+            return;
+        }
+        if ((ma == Tr::kExp) != (mb == Tr::kExp)) ++s.nonFiniteMismatches;
+        ulp = ((a ^ b) & Tr::kSign) ? ma + mb + 1 : ma > mb ? ma - mb : mb - ma;
+        const double va = Tr::value(a);
+        vb = Tr::value(b);
+        absDelta = std::fabs(va - vb);
+        scale = std::max(std::fabs(va), std::fabs(vb));
+        if (absDelta == 0) {
+            ++s.signedZeroDiffs; // distinct bits, equal values: only +0 vs -0 can do that
+            ++s.deltaHistogram.zero;
+        } else if (std::isinf(absDelta)) [[unlikely]] {
+            ++s.deltaHistogram.infinite;
+        } else {
+            ++s.deltaHistogram.counts[deltaDecade(absDelta) - DeltaHistogram::kMinDecade];
+        }
+    } else {
+        ulp = *Tr::ulp(a, b);
+        absDelta = static_cast<double>(ulp); // exact even where a-b overflows the type
+        const double va = Tr::value(a);
+        vb = Tr::value(b);
+        scale = std::max(std::fabs(va), std::fabs(vb));
+        ++s.deltaHistogram.counts[deltaDecade(absDelta) - DeltaHistogram::kMinDecade];
+    }
+    s.maxUlp = std::max(s.maxUlp, ulp);
+    ++s.ulpHistogram.counts[ulpBin(ulp)];
+    if (tolerance.any() && !withinTolerance(absDelta, vb, ulp)) ++s.outsideTolerance;
+    rankDiff(index, a, b, absDelta, scale);
+}
+
+} // namespace dumpscope
