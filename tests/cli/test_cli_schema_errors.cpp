@@ -1,0 +1,89 @@
+// Issue 6: a malformed --schema is refused by the real dumpscope-cli with the file, the line
+// and what is wrong (exit 2, nothing compared); a shape that does not fit is reported on its
+// buffer, which is still compared flat.
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace dumpscope::test;
+
+namespace {
+
+ProcessResult cli(std::vector<std::string> args) {
+    args.insert(args.begin(), DUMPSCOPE_CLI_PATH);
+    return runProcess(args);
+}
+
+struct Pair {
+    TempDir dir;
+    Pair() {
+        writeDump(dir / "a", 0, "w_x", std::vector<float>{1, 2, 3, 4, 5});
+        writeDump(dir / "b", 0, "w_x", std::vector<float>{1, 2, 3, 4, 6});
+    }
+    ProcessResult withSchema(const std::string& text, std::vector<std::string> extra = {}) {
+        writeText(dir / "schema.json", text);
+        std::vector<std::string> args{(dir / "a").string(), (dir / "b").string(), "--schema",
+                                      (dir / "schema.json").string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli(args);
+    }
+};
+
+} // namespace
+
+TEST(CliSchemaErrors, EachMalformedSchemaIsRefusedWithFileLineAndWhat) {
+    struct Case {
+        const char* what;
+        std::string text;
+        std::string where; // "schema.json:LINE:" (the column follows)
+        std::string message;
+    };
+    const std::vector<Case> cases{
+        {"empty", "  \n", "schema.json:", "empty"},
+        {"invalid JSON", "{\"groups\": [\n  {\"id\": \"W\",, }\n]}", "schema.json:2:", "invalid JSON"},
+        {"unknown element type",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f33\"}]}]}",
+         "schema.json:2:", "unknown element type \"f33\""},
+        {"duplicate names",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f32\"},\n"
+         "  {\"name\": \"x\", \"file\": \"w_y\", \"dtype\": \"f32\"}]}]}",
+         "schema.json:3:", "duplicate buffer name \"x\""},
+        {"a shape naming no dimension",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f32\",\n"
+         "   \"shape\": [\"rows\"]}]}]}",
+         "schema.json:", "unknown dimension \"rows\""},
+    };
+    Pair pair;
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
+        const auto r = pair.withSchema(c.text);
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_TRUE(r.out.empty()) << "nothing is compared with a refused schema:\n" << r.out;
+        const std::string prefix = "error: schema refused: " + (pair.dir / c.where).string();
+        EXPECT_EQ(r.err.rfind(prefix, 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliSchemaErrors, AShapeThatDoesNotFitIsReportedOnItsBufferWhichIsStillCompared) {
+    Pair pair;
+    const auto r = pair.withSchema(
+        R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "f32", "shape": [2, "*"]}]}]})js",
+        {"--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto x = nlohmann::json::parse(r.out)["steps"][0]["groups"][0]["buffers"][0];
+    EXPECT_EQ(x["name"], "x");
+    EXPECT_EQ(x["shape"], nullptr);
+    EXPECT_NE(x["shape_error"].get<std::string>().find("does not fit 5 elements"), std::string::npos) << x;
+    EXPECT_EQ(x["n_diff"], 1);
+    EXPECT_EQ(x["first_diff"], 4);
+
+    // The same through --shape, and in the text output.
+    const auto text = pair.withSchema(
+        R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "f32"}]}]})js",
+        {"--shape", "x=3,2"});
+    EXPECT_EQ(text.exitCode, 1);
+    EXPECT_NE(text.out.find("shape not applied: shape [3, 2] holds 6 elements, the buffer 5"), std::string::npos)
+        << text.out;
+}
