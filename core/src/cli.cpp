@@ -9,6 +9,7 @@
 #include "cli_multi.h"
 #include "cli_terminal.h"
 #include "cli_text.h"
+#include "cli_watch.h"
 
 #include <CLI/CLI.hpp>
 
@@ -101,6 +102,7 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                "  dumpscope-cli runs/a runs/b --rounding-threshold 1e-5 --shape q_logits=batch,8\n"
                "  dumpscope-cli runs/a runs/b --strict             exit 2 on one-sided or unclassified files\n"
                "  dumpscope-cli runs/a runs/b --color always | less -R\n"
+               "  dumpscope-cli runs/a runs/b --watch --until-step 100 --settle 2   a line per step as it lands\n"
                "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
                "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
                "  dumpscope-cli --version\n"
@@ -152,6 +154,21 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "when the output is a terminal, NO_COLOR is unset and TERM is not dumb)")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("WHEN");
+    bool watch = false;
+    std::uint64_t untilStep = 0;
+    double settle = 1.0;
+    auto* watchFlag = app.add_flag("--watch", watch,
+                                   "follow runs that are still dumping: one line per step as it completes, then "
+                                   "the verdict over those steps on Ctrl+C / SIGTERM or at --until-step");
+    auto* untilOption = app.add_option("--until-step", untilStep, "with --watch: stop once step N is reported")
+                            ->option_text("N")
+                            ->needs(watchFlag);
+    app.add_option("--settle", settle,
+                   "with --watch: a step no later step follows yet is complete once its files have not "
+                   "changed for this long (default 1)")
+        ->check(CLI::NonNegativeNumber)
+        ->option_text("SECONDS")
+        ->needs(watchFlag);
     app.add_flag("-V,--version", showVersion, "print the version and exit");
 
     try {
@@ -180,6 +197,11 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     if (compat && !moreRuns.empty()) {
         err << "error: --reference-compat compares two runs only\n";
+        return 2;
+    }
+    if (watch && (json || compat || !moreRuns.empty())) {
+        err << "error: --watch prints a line per step as it lands: not with --json, --reference-compat "
+               "or more than two runs\n";
         return 2;
     }
     if (compat) return runReferenceCompat(runA, runB, out, err);
@@ -226,6 +248,19 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const bool colorErr = colorEnabled(colorMode, STDERR_FILENO);
     const std::string warning = paint("warning:", Paint::yellow, colorErr);
     const std::string error = paint("error:", Paint::red, colorErr);
+    if (watch) {
+        WatchRequest request;
+        request.runA = runA;
+        request.runB = runB;
+        request.options = options;
+        if (untilOption->count()) request.untilStep = untilStep;
+        request.settleSeconds = settle;
+        request.strict = strict;
+        request.report = report;
+        request.colorOut = colorOut;
+        request.colorErr = colorErr;
+        return runWatch(request, out, err);
+    }
 
     Analysis an = analyzeWithProgress(runA, runB, options, err);
     writeProblems(an, err, warning, error);

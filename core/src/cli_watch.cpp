@@ -1,0 +1,291 @@
+#include "cli_watch.h"
+
+#include "cli_multi.h"
+#include "cli_terminal.h"
+#include "cli_text.h"
+#include "report_text.h"
+
+#include "dumpscope/report.h"
+#include "dumpscope/result_cache.h"
+#include "dumpscope/scan.h"
+
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <ostream>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include <signal.h>
+
+namespace dumpscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t g_stopRequested = 0;
+
+extern "C" void requestStop(int) { g_stopRequested = 1; }
+
+// SIGINT and SIGTERM end the watch cleanly (verdict, exit code) instead of killing the process;
+// the previous handlers come back afterwards.
+class StopSignals {
+public:
+    StopSignals() {
+        g_stopRequested = 0;
+        struct sigaction sa {};
+        sa.sa_handler = requestStop;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &m_oldInt);
+        ::sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+    ~StopSignals() {
+        ::sigaction(SIGINT, &m_oldInt, nullptr);
+        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+    static bool requested() { return g_stopRequested != 0; }
+
+private:
+    struct sigaction m_oldInt {}, m_oldTerm {};
+};
+
+// A step's files in one run as the scan saw them: what "unchanged" is judged on.
+using StepFiles = std::vector<std::tuple<std::string, std::uint64_t, std::int64_t>>;
+
+std::map<std::uint64_t, StepFiles> stepFiles(const RunScan& scan) {
+    std::map<std::uint64_t, StepFiles> steps;
+    for (const auto& [key, f] : scan.files) steps[key.first].emplace_back(f.fileName, f.size, f.mtimeNs);
+    return steps;
+}
+
+// One run's view of a step not reported yet.
+struct RunStep {
+    StepFiles files;
+    Clock::time_point changed{};
+};
+
+struct PendingStep {
+    RunStep a, b;
+};
+
+// The analysis restricted to one step, with its own matrix row and verdict.
+Analysis stepAnalysis(const Analysis& an, std::uint64_t step) {
+    Analysis one;
+    one.runA = an.runA;
+    one.runB = an.runB;
+    one.schema = an.schema;
+    one.tolerance = an.tolerance;
+    one.verdictTolerance = an.verdictTolerance;
+    one.roundingThreshold = an.roundingThreshold;
+    one.steps = {step};
+    for (const auto& b : an.buffers)
+        if (b.step == step) {
+            one.buffers.push_back(b);
+            if (b.group == kOtherGroup) one.unclassified.push_back(b.fileName);
+        }
+    summarize(one);
+    return one;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+// How a step line lists a group; nullptr for a group with no file at that step.
+const char* stepStatusText(const GroupCell& cell) {
+    if (cell.nDivergent) return "diverging";
+    if (isError(cell.status)) return "errors";
+    if (cell.status == Status::within_tolerance) return "within tolerance";
+    if (isOneSided(cell.status)) return "one-sided";
+    if (cell.status == Status::equal) return "equal";
+    return nullptr;
+}
+
+// The polling loop of runWatch() and what it remembers between polls.
+class Watch {
+public:
+    Watch(const WatchRequest& request, std::ostream& out, std::ostream& err)
+        : m_request(request), m_out(out), m_err(err), m_cache(std::make_shared<ResultCache>()) {}
+
+    int run() {
+        StopSignals signals;
+        m_err << "watching " << m_request.runA << " and " << m_request.runB
+              << " for completed steps (Ctrl+C to stop)" << std::endl;
+        for (;;) {
+            if (!poll()) return 2;
+            if (reachedUntilStep() || StopSignals::requested()) break;
+            const auto wake = Clock::now() + std::chrono::duration<double>(m_request.pollSeconds);
+            while (Clock::now() < wake && !StopSignals::requested())
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (StopSignals::requested()) break;
+        }
+        return finish();
+    }
+
+private:
+    std::string warningLabel() const { return paint("warning:", Paint::yellow, m_request.colorErr); }
+    std::string errorLabel() const { return paint("error:", Paint::red, m_request.colorErr); }
+
+    // One scan of both runs; compares and prints every step that became complete.
+    bool poll() {
+        const RunScan scanA = scanRun(m_request.runA), scanB = scanRun(m_request.runB);
+        for (const auto* e : {&scanA.error, &scanB.error})
+            if (!e->empty()) m_err << errorLabel() << " " << *e << "\n";
+        if (!scanA.error.empty() || !scanB.error.empty()) return false;
+        for (const auto* scan : {&scanA, &scanB})
+            for (const auto& w : scan->warnings)
+                if (m_warned.insert(w).second) m_err << warningLabel() << " " << w << "\n";
+
+        const auto now = Clock::now();
+        const auto filesA = stepFiles(scanA), filesB = stepFiles(scanB);
+        const auto settle = std::chrono::duration<double>(m_request.settleSeconds);
+        auto update = [&](RunStep& seen, const std::map<std::uint64_t, StepFiles>& files, std::uint64_t step) {
+            auto it = files.find(step);
+            const StepFiles& current = it == files.end() ? StepFiles{} : it->second;
+            if (current != seen.files || seen.changed == Clock::time_point{}) {
+                seen.files = current;
+                seen.changed = now;
+            }
+            // Done in this run: the run has moved on to a later step, or the files stopped changing.
+            return !current.empty() && (files.rbegin()->first > step || now - seen.changed >= settle);
+        };
+        std::set<std::uint64_t> steps, complete;
+        for (const auto* files : {&filesA, &filesB})
+            for (const auto& entry : *files) steps.insert(entry.first);
+        for (auto step : steps) {
+            if (m_reported.count(step) || (m_request.options.steps && !m_request.options.steps->count(step)))
+                continue;
+            PendingStep& pending = m_pending[step];
+            const bool doneA = update(pending.a, filesA, step), doneB = update(pending.b, filesB, step);
+            if (doneA && doneB) complete.insert(step);
+        }
+        if (complete.empty()) return true;
+
+        AnalyzeOptions options = m_request.options;
+        options.steps = complete;
+        options.cache = m_cache;
+        const Analysis an = analyze(m_request.runA, m_request.runB, options);
+        if (!an.errorA.empty() || !an.errorB.empty()) {
+            for (const auto* e : {&an.errorA, &an.errorB})
+                if (!e->empty()) m_err << errorLabel() << " " << *e << "\n";
+            return false;
+        }
+        for (auto step : an.steps) {
+            const Analysis one = stepAnalysis(an, step);
+            bool settled = true;
+            for (const auto& b : one.buffers) settled = settled && b.status != Status::changed_while_reading;
+            if (!settled) {
+                m_pending[step].a.changed = m_pending[step].b.changed = Clock::now(); // wait again
+                continue;
+            }
+            m_out << watchStepLine(one, m_request.colorOut) << std::endl;
+            m_reported.insert(step);
+            m_pending.erase(step);
+        }
+        return true;
+    }
+
+    // --until-step N: a step at or past N was reported, and no step up to N is still pending
+    // with files in both runs.
+    bool reachedUntilStep() const {
+        if (!m_request.untilStep || m_reported.empty() || *m_reported.rbegin() < *m_request.untilStep)
+            return false;
+        for (const auto& [step, pending] : m_pending)
+            if (step <= *m_request.untilStep && !pending.a.files.empty() && !pending.b.files.empty()) return false;
+        return true;
+    }
+
+    // The verdict over every reported step (from the cache: nothing is read again unless it
+    // changed after it was reported).
+    int finish() {
+        std::vector<std::uint64_t> oneSided;
+        for (const auto& [step, pending] : m_pending)
+            if (pending.a.files.empty() != pending.b.files.empty()) oneSided.push_back(step);
+        if (!oneSided.empty()) {
+            std::string list;
+            for (auto s : oneSided) list += (list.empty() ? "" : ", ") + std::to_string(s);
+            m_err << warningLabel() << " step(s) " << list << " in one run only; not reported\n";
+        }
+        if (m_reported.empty()) {
+            m_err << errorLabel() << " no step was complete in both runs; nothing compared\n";
+            return 2;
+        }
+        AnalyzeOptions options = m_request.options;
+        options.steps = m_reported;
+        options.cache = m_cache;
+        Analysis an = analyze(m_request.runA, m_request.runB, options);
+        writeProblems(an, m_err, warningLabel(), errorLabel());
+        int code = m_request.strict ? strictExitCode(an, m_err, errorLabel()) : an.verdict.exitCode;
+        an.verdict.exitCode = code;
+        writeTextReport(an, true, m_out, m_request.colorOut);
+        if (!m_request.report.empty()) {
+            try {
+                writeReport(an, m_request.report);
+            } catch (const std::exception& e) {
+                m_err << errorLabel() << " " << e.what() << "\n";
+                code = 2;
+            }
+        }
+        return code;
+    }
+
+    const WatchRequest& m_request;
+    std::ostream &m_out, &m_err;
+    std::shared_ptr<ResultCache> m_cache;
+    std::set<std::uint64_t> m_reported;
+    std::map<std::uint64_t, PendingStep> m_pending;
+    std::set<std::string> m_warned;
+};
+
+} // namespace
+
+std::string watchStepLine(const Analysis& an, bool color) {
+    const std::uint64_t step = an.steps.empty() ? 0 : an.steps.front();
+    std::map<std::string, std::vector<std::string>> byStatus;
+    if (!an.matrix.empty())
+        for (const auto& cell : an.matrix.front().cells)
+            if (const char* what = stepStatusText(cell)) byStatus[what].push_back(report::displayText(cell.group));
+    const bool diverges = byStatus.count("diverging") > 0, errors = byStatus.count("errors") > 0;
+    std::string line = "step " + std::to_string(step) + ": " +
+                       (diverges  ? paint("DIVERGE", Paint::red, color)
+                        : errors  ? paint("ERROR", Paint::red, color)
+                                  : paint("equal", Paint::green, color));
+    for (const char* what : {"diverging", "errors", "within tolerance", "one-sided", "equal"})
+        if (auto it = byStatus.find(what); it != byStatus.end()) line += std::string("  ") + what + ": " + joined(it->second);
+    if (!diverges) return line;
+
+    // The root cause names the first divergent buffers by dataflow; without one (only
+    // unclassified files diverge), the first divergent buffer in schema order.
+    std::vector<std::string> names;
+    const auto& cause = an.verdict.rootCause;
+    for (const auto& b : an.buffers)
+        for (const auto& name : cause.buffers)
+            if (b.name == name && countsAsDivergent(an, b.status))
+                names.push_back(report::displayText(b.group) + "/" + report::displayText(b.name));
+    std::string kind = cause.kinds.empty() ? "" : std::string(kindName(cause.kinds.front()));
+    if (names.empty())
+        for (const auto& b : an.buffers)
+            if (countsAsDivergent(an, b.status)) {
+                names.push_back(report::displayText(b.group) + "/" + report::displayText(b.name));
+                kind = kindName(b.kind);
+                break;
+            }
+    constexpr std::size_t kNamed = 3; // one line per step: the rest are in the verdict
+    const std::size_t more = names.size() > kNamed ? names.size() - kNamed : 0;
+    names.resize(names.size() - more);
+    line += "  first divergent: " + joined(names) + (more ? " (+" + std::to_string(more) + " more)" : "");
+    if (!kind.empty()) line += " (" + kind + ")";
+    return line;
+}
+
+int runWatch(const WatchRequest& request, std::ostream& out, std::ostream& err) {
+    return Watch(request, out, err).run();
+}
+
+} // namespace dumpscope
