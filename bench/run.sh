@@ -4,10 +4,12 @@
 #      vs the reference script (median of RUNS runs; the script runs once: it is slow);
 #   2. a pair whose largest files are SPARSE_GIB GiB each (sparse): dumpscope-cli's peak RSS, and
 #      its results checked against a small pair with the same differences and the baseline;
-#   3. Google Benchmark of the core's compare routine on in-memory float32 (per core).
+#   3. Google Benchmark of the core's compare routine on in-memory float32 (per core);
+#   4. the GUI, offscreen (when Qt is found): open -> finished matrix on the pair of 1., the
+#      longest GUI-thread stall meanwhile, "only differing" on a 100M-element buffer, scrolling.
 # Usage: bench/run.sh           (env: BUILD_DIR, RUNS=5, SIZE_MIB=256, SPARSE_GIB=4,
 #                                REFERENCE=path/to/compare-backward-state.py, SKIP_REFERENCE=1,
-#                                SKIP_GBENCH=1)
+#                                SKIP_GBENCH=1, SKIP_GUI=1, GUI_ELEMENTS=100000000)
 # Wall times come from `date +%s%N` around each process (includes fork+exec, ~1 ms); peak
 # RSS and CPU seconds (user + system) from GNU time (%M, %U, %S); medians, RSS the worst run.
 # MB/s is 10^6 bytes of input (both runs) per wall second. On a loaded machine the CPU-second
@@ -28,9 +30,13 @@ die() { echo "run.sh: $*" >&2; exit 2; }
 command -v jq >/dev/null || die "jq is needed to read dumpscope's JSON"
 
 # --- build (Release) if needed ---------------------------------------------------------------
+# The GUI is on (it is built when Qt is found) for the GUI bench; an existing tree keeps its
+# build type.
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDUMPSCOPE_GUI=OFF \
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDUMPSCOPE_GUI=ON \
         -DDUMPSCOPE_TESTS=OFF -DDUMPSCOPE_BENCH=ON >/dev/null
+else
+    cmake -S "$ROOT" -B "$BUILD" -DDUMPSCOPE_GUI=ON -DDUMPSCOPE_BENCH=ON >/dev/null
 fi
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 [ "$build_type" = Release ] || echo "run.sh: warning: $BUILD is a '$build_type' build, not Release" >&2
@@ -39,6 +45,11 @@ have_gbench=0
 if cmake --build "$BUILD" --target help | grep -q dumpscope-bench-compare; then
     targets+=(dumpscope-bench-compare)
     have_gbench=1
+fi
+have_gui=0
+if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep -q dumpscope-bench-gui; then
+    targets+=(dumpscope-bench-gui)
+    have_gui=1
 fi
 cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
 CLI=$BUILD/app/dumpscope-cli
@@ -124,6 +135,29 @@ row "$CASE" "baseline (mmap, 2 threads)" baseline2 "$BYTES" baseline "$REF_WALL"
 row "$CASE" "dumpscope-cli --quiet" cli "$BYTES" baseline "$REF_WALL"
 row "$CASE" "dumpscope-cli --reference-compat" cli_compat "$BYTES" baseline "$REF_WALL"
 [ -n "$REF_WALL" ] && row "$CASE" "compare-backward-state.py (1 run)" reference "$BYTES" baseline "$REF_WALL"
+
+# --- 4 (run here, printed last). the GUI offscreen, on the same pair -------------------------
+GUI_ROWS=()
+gui_note="GUI: not measured (no Qt, or SKIP_GUI)"
+if [ "$have_gui" = 1 ]; then
+    GUI_ELEMENTS=${GUI_ELEMENTS:-100000000}
+    echo "run.sh: GUI bench ($RUNS runs; writes a ${GUI_ELEMENTS}-element float32 pair first)" >&2
+    warm "$PAIR"
+    "$BUILD/bench/dumpscope-bench-gui" "$PAIR" "$WORK/big" --runs "$RUNS" --elements "$GUI_ELEMENTS" \
+        >"$WORK/gui.out" 2>"$WORK/gui.err" || { cat "$WORK/gui.err" >&2; die "dumpscope-bench-gui failed"; }
+    gui() { awk -v k="$1" '$1 == k {print $2}' "$WORK/gui.out"; }
+    gui_row() { # CASE WHAT SECONDS
+        GUI_ROWS+=("| $1 | $2 | $(awk -v t="$3" 'BEGIN {printf "%.3f", t}') | - | - | - | - | - | - |")
+    }
+    big_case="GUI, ${GUI_ELEMENTS}-element f32 buffer"
+    gui_row "GUI, $CASE" "open -> matrix complete (median; target < 1 s)" "$(gui matrix_complete_s)"
+    gui_row "GUI, $CASE" "longest GUI-thread stall meanwhile (5 ms timer; target < 0.05 s)" "$(gui matrix_stall_max_s)"
+    gui_row "$big_case" "select -> \"only differing\" shown (median; target < 1 s)" "$(gui filter_ready_s)"
+    gui_row "$big_case" "longest GUI-thread stall meanwhile (target < 0.05 s)" "$(gui filter_stall_max_s)"
+    gui_row "$big_case" "longest of 100 scroll jumps, repainted" "$(gui scroll_jump_max_s)"
+    gui_note="GUI: dumpscope-bench-gui, offscreen, $RUNS runs each, a fresh window per run; the big buffer has $(gui differences) differing elements"
+    rm -rf "$WORK/big"
+fi
 rm -rf "$PAIR"
 
 # --- 2. sparse pair: largest files SPARSE_GIB GiB each ---------------------------------------
@@ -174,7 +208,9 @@ echo
 echo "| case | tool | median wall s | MB/s | peak RSS MiB | CPU s | vs baseline (wall) | vs baseline (CPU s) | vs reference (wall) |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
+[ "${#GUI_ROWS[@]}" -gt 0 ] && printf '%s\n' "${GUI_ROWS[@]}"
 echo
 echo "- $ref_note"
+echo "- $gui_note"
 echo "- $sparse_note"
 echo "- $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A multiple of every element size; 256 KiB per side keeps both chunks in L2 between the copy
-// out of the page cache and the compare (1 MiB chunks made the compare read them from memory).
+// A multiple of every element size; 256 KiB per side keeps both chunks within L2 (1 MiB per
+// core here) between the copy out of the page cache and the compare.
 constexpr std::size_t kChunkBytes = 256 << 10;
 
 std::string describe(const fs::path& p, const std::string& what) { return p.string() + ": " + what; }

@@ -1,0 +1,217 @@
+// dumpscope-bench-gui: issue 5's GUI targets (item 5) measured on the real widgets, offscreen.
+//   matrix:  time from MainWindow::openPair on PAIR_DIR/{a,b} to the finished matrix (page cache
+//            warm; a fresh window per run, so nothing is reused between runs);
+//   stall:   the longest gap between two ticks of a 5 ms QTimer on the GUI thread during those
+//            analyses (an event loop that never stalls shows gaps of about 5 ms);
+//   filter:  a 100-million-element float32 buffer in the element panel: time from selecting it
+//            to "only differing elements" showing the differences (the index of differences is
+//            built in a thread), with the longest GUI stall meanwhile;
+//   scroll:  the longest of 100 jumps to random positions of that buffer, each repainted.
+// Prints one "name<TAB>value" line per figure (seconds) for bench/run.sh. Never a unit test:
+// these are timings.
+// Usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N]
+//   BIG_DIR/{a,b} get the 100M-element pair (1% of the elements 1 ULP apart) unless present.
+#include "element_panel.h"
+#include "element_table_model.h"
+#include "main_window.h"
+
+#include "dumpscope/analyze.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The longest gap between ticks of a 5 ms timer on the GUI thread while it runs.
+class StallMeter {
+  public:
+    StallMeter() {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_maxGap = std::max(m_maxGap, now - m_last);
+            m_last = now;
+        });
+    }
+    void start() {
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    // The longest gap, counting the one still open.
+    double stopSeconds() {
+        m_timer.stop();
+        m_maxGap = std::max(m_maxGap, m_clock.nsecsElapsed() - m_last);
+        return static_cast<double>(m_maxGap) / 1e9;
+    }
+
+  private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0, m_maxGap = 0;
+};
+
+// Runs the event loop until `done()` holds (checked on every event-loop pass), or dies.
+template <typename Done> void waitFor(Done done, const char* what) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        if (clock.elapsed() > 600'000) {
+            std::fprintf(stderr, "dumpscope-bench-gui: gave up waiting for %s\n", what);
+            std::exit(2);
+        }
+    }
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// A float32 buffer of `n` elements per run, B 1 ULP from A at every 100th element.
+void writeBigPair(const fs::path& dir, std::uint64_t n, const std::string& file) {
+    if (fs::exists(dir / "a" / file) && fs::file_size(dir / "a" / file) == n * 4) return;
+    fs::create_directories(dir / "a");
+    fs::create_directories(dir / "b");
+    std::ofstream a(dir / "a" / file, std::ios::binary), b(dir / "b" / file, std::ios::binary);
+    std::vector<std::uint32_t> chunkA(1 << 20), chunkB(1 << 20);
+    std::uint64_t s = 1;
+    for (std::uint64_t i = 0; i < n; i += chunkA.size()) {
+        const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunkA.size(), n - i));
+        for (std::size_t k = 0; k < len; ++k) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            const std::uint64_t r = s >> 11;
+            chunkA[k] = static_cast<std::uint32_t>((r & 1) << 31 | (107 + (r >> 1) % 20) << 23 | (r >> 8 & 0x7FFFFF));
+            chunkB[k] = (i + k) % 100 == 0 ? chunkA[k] ^ 1u : chunkA[k];
+        }
+        a.write(reinterpret_cast<const char*>(chunkA.data()), static_cast<std::streamsize>(len * 4));
+        b.write(reinterpret_cast<const char*>(chunkB.data()), static_cast<std::streamsize>(len * 4));
+    }
+    if (!a || !b) {
+        std::fprintf(stderr, "dumpscope-bench-gui: cannot write %s\n", dir.c_str());
+        std::exit(2);
+    }
+}
+
+void print(const char* name, double seconds) { std::printf("%s\t%.4f\n", name, seconds); }
+
+} // namespace
+
+int main(int argc, char** argv) {
+    setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    QStandardPaths::setTestModeEnabled(true); // keeps the bench's settings away from the user's
+    QApplication app(argc, argv);
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N]\n");
+        return 2;
+    }
+    const fs::path pair = argv[1], big = argv[2];
+    int runs = 5;
+    std::uint64_t elements = 100'000'000;
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
+        if (std::strcmp(argv[i], "--elements") == 0) elements = std::strtoull(argv[i + 1], nullptr, 10);
+    }
+    QTemporaryDir settingsDir;
+
+    // --- the matrix of the pair, and the GUI thread meanwhile ---------------------------------
+    std::vector<double> matrixTimes;
+    double matrixStall = 0;
+    for (int run = 0; run < runs; ++run) {
+        MainWindow window({nullptr, settingsDir.filePath(QStringLiteral("settings.ini"))});
+        window.resize(1400, 900);
+        window.show();
+        QCoreApplication::processEvents();
+        bool finished = false;
+        QObject::connect(&window, &MainWindow::analysisFinished, [&] { finished = true; });
+        StallMeter stall;
+        QElapsedTimer clock;
+        stall.start();
+        clock.start();
+        window.openPair({QString::fromStdString((pair / "a").string()), QString::fromStdString((pair / "b").string())});
+        waitFor([&] { return finished; }, "the analysis");
+        matrixTimes.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e9);
+        matrixStall = std::max(matrixStall, stall.stopSeconds());
+    }
+    print("matrix_complete_s", median(matrixTimes));
+    print("matrix_stall_max_s", matrixStall);
+
+    // --- "only differing" on a 100M-element buffer, then scrolling through it ----------------
+    const std::string file = "step_0_i_cfc_grad_w_in_scratch.bin"; // a float32 buffer of the schema
+    writeBigPair(big, elements, file);
+    dumpscope::Analysis analysis = dumpscope::analyze(big / "a", big / "b");
+    auto shared = std::make_shared<const dumpscope::Analysis>(std::move(analysis));
+    int bufferIndex = -1;
+    for (std::size_t i = 0; i < shared->buffers.size(); ++i)
+        if (shared->buffers[i].fileName == file) bufferIndex = static_cast<int>(i);
+    if (bufferIndex < 0 || shared->buffers[std::size_t(bufferIndex)].stats.nDiff == 0) {
+        std::fprintf(stderr, "dumpscope-bench-gui: the big pair was not compared as expected\n");
+        return 2;
+    }
+    const std::uint64_t nDiff = shared->buffers[std::size_t(bufferIndex)].stats.nDiff;
+    std::vector<double> filterTimes;
+    double filterStall = 0, scrollMax = 0;
+    for (int run = 0; run < runs; ++run) {
+        ElementPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QCoreApplication::processEvents();
+        StallMeter stall;
+        QElapsedTimer clock;
+        stall.start();
+        clock.start();
+        panel.setBuffer(shared, bufferIndex);
+        waitFor([&] { return panel.isIndexReady(); }, "the index of differences");
+        panel.onlyDifferingBox()->setChecked(true);
+        panel.view()->viewport()->repaint();
+        filterTimes.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e9);
+        filterStall = std::max(filterStall, stall.stopSeconds());
+        if (panel.model()->rowCount() == 0) {
+            std::fprintf(stderr, "dumpscope-bench-gui: the filtered table is empty (%llu differences)\n",
+                         static_cast<unsigned long long>(nDiff));
+            return 2;
+        }
+        if (run > 0) continue;
+        // Scrolling: jumps across all elements, each one repainted before the next.
+        panel.onlyDifferingBox()->setChecked(false);
+        QCoreApplication::processEvents();
+        std::uint64_t s = 7;
+        for (int jump = 0; jump < 100; ++jump) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            QElapsedTimer one;
+            one.start();
+            QScrollBar* bar = panel.scrollBar();
+            bar->setValue(bar->minimum() + static_cast<int>((s >> 33) % std::uint64_t(bar->maximum() - bar->minimum() + 1)));
+            panel.view()->viewport()->repaint();
+            QCoreApplication::processEvents();
+            scrollMax = std::max(scrollMax, static_cast<double>(one.nsecsElapsed()) / 1e9);
+        }
+    }
+    print("filter_ready_s", median(filterTimes));
+    print("filter_stall_max_s", filterStall);
+    print("scroll_jump_max_s", scrollMax);
+    std::printf("elements\t%llu\ndifferences\t%llu\n", static_cast<unsigned long long>(elements),
+                static_cast<unsigned long long>(nDiff));
+    return 0;
+}
