@@ -1,9 +1,11 @@
 #include "analysis_worker.h"
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/result_cache.h"
 
 #include <QMetaObject>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <filesystem>
@@ -57,6 +59,8 @@ quint64 AnalysisWorker::start(const AnalysisRequest& request) {
     job->runA = request.runA.toStdString();
     job->runB = request.runB.toStdString();
     job->options = request.analyzeOptions();
+    job->options.cache = cacheFor(request.runA, request.runB);
+    m_lastRequest = request;
     m_running = true;
     job->thread = std::thread([this, job] { run(job); });
     m_jobs.push_back(job);
@@ -72,6 +76,24 @@ void AnalysisWorker::cancel() {
     // so the views never change after the user pressed Cancel.
     const quint64 cancelledSequence = m_sequence++;
     emit cancelled(cancelledSequence);
+}
+
+quint64 AnalysisWorker::restart() {
+    return m_lastRequest ? start(AnalysisRequest(*m_lastRequest)) : 0;
+}
+
+std::shared_ptr<dumpscope::ResultCache> AnalysisWorker::cacheFor(const QString& runA,
+                                                                 const QString& runB) {
+    constexpr std::size_t kPairsKept = 4; // a cache holds a few KiB per buffer pair
+    const std::pair<QString, QString> key{runA, runB};
+    auto it = std::find_if(m_caches.begin(), m_caches.end(),
+                           [&](const auto& entry) { return entry.first == key; });
+    std::shared_ptr<dumpscope::ResultCache> cache =
+        it != m_caches.end() ? it->second : std::make_shared<dumpscope::ResultCache>();
+    if (it != m_caches.end()) m_caches.erase(it);
+    m_caches.emplace_back(key, cache);
+    if (m_caches.size() > kPairsKept) m_caches.erase(m_caches.begin());
+    return cache;
 }
 
 void AnalysisWorker::reapFinishedJobs() {

@@ -7,7 +7,13 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
+
+namespace dumpscope {
+class ResultCache;
+}
 
 // Runs dumpscope::analyze() off the GUI thread and publishes snapshots as buffers finish.
 // Starting a new analysis cancels the previous one; every signal carries the sequence number of
@@ -21,6 +27,12 @@ class AnalysisWorker : public QObject {
 
     // Returns the new analysis' sequence number.
     quint64 start(const AnalysisRequest& request);
+    // Starts the last request again (the watched runs changed): with the pair's cache, only new
+    // or changed files are read. Returns 0 when nothing was started yet.
+    quint64 restart();
+    // The result cache of a pair, made on first use; the last few pairs keep theirs, so reloading
+    // or re-opening one reads only the files whose size or modification time changed.
+    std::shared_ptr<dumpscope::ResultCache> cacheFor(const QString& runA, const QString& runB);
     // Stops the current analysis as soon as the core checks its callback; emits cancelled().
     void cancel();
     bool isRunning() const { return m_running; }
@@ -46,4 +58,7 @@ class AnalysisWorker : public QObject {
     quint64 m_sequence = 0;
     bool m_running = false;
     std::vector<std::shared_ptr<Job>> m_jobs; // current and cancelled ones still unwinding
+    std::optional<AnalysisRequest> m_lastRequest;
+    // By (run A, run B), least recently used first.
+    std::vector<std::pair<std::pair<QString, QString>, std::shared_ptr<dumpscope::ResultCache>>> m_caches;
 };

@@ -2,6 +2,7 @@
 
 #include "analysis_settings_dialog.h"
 #include "analysis_worker.h"
+#include "run_watcher.h"
 #include "multi_run_view.h"
 #include "open_candidates_dialog.h"
 #include "buffer_panel.h"
@@ -30,6 +31,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTemporaryDir>
+#include <QToolButton>
 
 #include <exception>
 
@@ -71,6 +73,14 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_progress->hide();
     m_cancelButton->hide();
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelAnalysis);
+    m_watcher = new RunWatcher(this);
+    m_watchButton = new QToolButton;
+    m_watchButton->setObjectName(QStringLiteral("watchButton"));
+    m_watchButton->setCheckable(true);
+    m_watchButton->setAutoRaise(true);
+    statusBar()->addPermanentWidget(m_watchButton);
+    connect(m_watcher, &RunWatcher::runsChanged, this, &MainWindow::refreshFromWatch);
+    connect(m_watcher, &RunWatcher::stateChanged, this, &MainWindow::updateWatchIndicator);
 
     connect(m_startPage, &StartPage::demoRequested, this, [this] { openDemo(); });
     connect(m_startPage, &StartPage::pairRequested, this, &MainWindow::openPair);
@@ -125,6 +135,13 @@ void MainWindow::createActions() {
     m_swapAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
     m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
     m_cancelAction->setShortcut(Qt::Key_Escape);
+    m_watchAction = analysis->addAction(tr("&Watch Runs for New Steps"));
+    m_watchAction->setObjectName(QStringLiteral("watchAction"));
+    m_watchAction->setCheckable(true);
+    m_watchAction->setChecked(true);
+    connect(m_watchAction, &QAction::toggled, this, [this](bool on) { m_watcher->setPaused(!on); });
+    connect(m_watchButton, &QToolButton::clicked, m_watchAction, &QAction::toggle);
+    updateWatchIndicator();
     analysis->addSeparator();
     m_settingsAction = analysis->addAction(tr("Analysis &Settings…"), this,
                                            &MainWindow::editAnalysisSettings);
@@ -187,6 +204,30 @@ void MainWindow::setProgress(const SnapshotPtr& snapshot) {
     m_progress->setValue(static_cast<int>(snapshot->nDone));
 }
 
+// The watched runs dumped new or changed step files: the same analysis again, on the same view
+// (the selection stays; the pair's cache answers for every file that did not change).
+void MainWindow::refreshFromWatch() {
+    if (!m_pair) return;
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("New or changed step files: comparing…"));
+    m_worker->restart();
+    updateActions();
+}
+
+void MainWindow::updateWatchIndicator() {
+    const bool on = m_watchAction && m_watchAction->isChecked();
+    m_watchButton->setVisible(m_watcher->isWatching());
+    m_watchButton->setChecked(on);
+    m_watchButton->setText(on                              ? tr("● Watching")
+                           : m_watcher->hasPendingChange() ? tr("Paused: new files waiting")
+                                                           : tr("Watching paused"));
+    m_watchButton->setToolTip(on ? tr("New or changed step files in either run are compared as "
+                                      "they land. Click to pause.")
+                                 : tr("Click to watch the runs again."));
+}
+
 void MainWindow::openPair(const RunPair& pair) {
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
@@ -207,6 +248,7 @@ void MainWindow::openPair(const RunPair& pair) {
     m_cancelButton->show();
     m_statusLabel->setText(tr("Comparing…"));
     m_worker->start(analysisRequest(absolute));
+    m_watcher->watch(absolute.runA, absolute.runB);
     updateActions();
 }
 
@@ -278,6 +320,7 @@ void MainWindow::swapRuns() {
 
 void MainWindow::closePair() {
     m_worker->cancel();
+    m_watcher->stop();
     m_multi->clear();
     m_pair.reset();
     m_triage->clear();

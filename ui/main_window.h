@@ -20,6 +20,8 @@ class QProgressBar;
 class QPushButton;
 class QStackedWidget;
 class QTemporaryDir;
+class QToolButton;
+class RunWatcher;
 class Settings;
 class StartPage;
 class TriageView;
@@ -66,6 +68,10 @@ class MainWindow : public QMainWindow {
     SnapshotPtr snapshot() const;
     bool isAnalysing() const;
     TriageView* triageView() const { return m_triage; }
+    AnalysisWorker* analysisWorker() const { return m_worker; }
+    RunWatcher* runWatcher() const { return m_watcher; }
+    // Checked while the open pair's directories are watched; unchecking pauses.
+    QAction* watchAction() const { return m_watchAction; }
     StartPage* startPage() const { return m_startPage; }
     Settings& settings() const { return *m_settings; }
     void saveSettings();
@@ -91,6 +97,8 @@ class MainWindow : public QMainWindow {
     void openCandidatesDialog();
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
+    void refreshFromWatch();
+    void updateWatchIndicator();
     void editAnalysisSettings();
 
     Options m_options;
@@ -114,4 +122,7 @@ class MainWindow : public QMainWindow {
     QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
     std::unique_ptr<QTemporaryDir> m_demoDir;
+    RunWatcher* m_watcher = nullptr;
+    QAction* m_watchAction = nullptr;
+    QToolButton* m_watchButton = nullptr;
 };

@@ -99,8 +99,22 @@ TriageView::TriageView(QWidget* parent)
 
 void TriageView::setSnapshot(SnapshotPtr snapshot) {
     const bool wasFinished = m_snapshot && m_snapshot->finished;
+    // Where the user is, by name: a matrix that grows (a watched run dumped a new step) resets
+    // its model, and the same cell and buffer are selected again afterwards.
+    quint64 keptStep = 0;
+    QString keptGroup, keptBuffer;
+    if (const QModelIndex current = m_matrixView->currentIndex(); current.isValid() && m_snapshot) {
+        keptStep = current.data(MatrixModel::StepRole).toULongLong();
+        if (const auto* cell = m_matrixModel->cell(current))
+            keptGroup = QString::fromStdString(cell->group);
+        const auto& buffers = m_snapshot->analysis->buffers;
+        if (const int b = m_bufferPanel->selectedBuffer(); b >= 0 && b < int(buffers.size()))
+            keptBuffer = QString::fromStdString(buffers[b].name);
+    }
     m_snapshot = std::move(snapshot);
     m_matrixModel->setSnapshot(m_snapshot);
+    if (!keptGroup.isEmpty() && !m_matrixView->currentIndex().isValid())
+        selectCell(keptStep, keptGroup, keptBuffer);
     m_verdictPanel->setSnapshot(m_snapshot);
     const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
     // Unless the user picked a cell meanwhile, a finished analysis opens on its root cause.
