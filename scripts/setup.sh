@@ -6,13 +6,13 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libgl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          nlohmann-json3-dev libcli11-dev libxxhash-dev python3)
+          nlohmann-json3-dev libcli11-dev libxxhash-dev python3
+          libqt6svg6 desktop-file-utils dpkg-dev file)
 # Extra packages for a given purpose: `setup.sh gui-shot` adds what headless screenshots need.
 for extra in "$@"; do
     case "$extra" in
         gui-shot) packages+=(xvfb xauth) ;;
         fuzz) packages+=(clang libclang-rt-14-dev) ;;
-        package) packages+=(desktop-file-utils dpkg-dev file) ;;
         bench) packages+=(jq time) ;;
         *) echo "setup.sh: unknown extra '$extra'" >&2; exit 2 ;;
     esac
