@@ -267,12 +267,12 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
                    ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (column == ShapeColumn && !b.shapeError.empty()) return QColor(0xe6, 0x51, 0x00);
+        if (column == ShapeColumn && !b.shapeError.empty()) return matrix_colors::errorText();
         if (column != StatusColumn) return {};
-        if (dumpscope::isDivergent(b.status)) return matrix_colors::diverge(1.0);
-        if (dumpscope::isError(b.status)) return QColor(0xe6, 0x51, 0x00);
-        if (b.status == Status::within_tolerance) return QColor(0x82, 0x77, 0x17);
-        if (b.status == Status::equal) return QColor(0x2e, 0x7d, 0x32);
+        if (dumpscope::isDivergent(b.status)) return matrix_colors::divergeText();
+        if (dumpscope::isError(b.status)) return matrix_colors::errorText();
+        if (b.status == Status::within_tolerance) return matrix_colors::toleratedText();
+        if (b.status == Status::equal) return matrix_colors::equalText();
         return {};
     default:
         return {};
@@ -287,6 +287,22 @@ QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
         QT_TR_NOOP("Kind"),      QT_TR_NOOP("Growth"),  QT_TR_NOOP("Shape"),
         QT_TR_NOOP("Status")};
+    static const char* const tips[ColumnCount] = {
+        QT_TR_NOOP("Buffer name in the schema (unclassified files: the name in the file)"),
+        QT_TR_NOOP("Element type the bytes are read as"),
+        QT_TR_NOOP("Elements in run A (and B when they differ)"),
+        QT_TR_NOOP("Elements whose bits differ between A and B"),
+        QT_TR_NOOP("Differing elements as a share of the elements compared"),
+        QT_TR_NOOP("Largest |A − B| over the buffer"),
+        QT_TR_NOOP("Largest |A − B| / max(|A|, |B|)"),
+        QT_TR_NOOP("Largest distance in units in the last place"),
+        QT_TR_NOOP("NaN and Inf counts in run A / run B"),
+        QT_TR_NOOP("What kind of divergence: rounding, numeric, discrete, permuted, …"),
+        QT_TR_NOOP("Differing elements at every step (log scale), this row's step outlined; "
+                   "sorts by the total over all steps"),
+        QT_TR_NOOP("Rows × columns from the schema or a typed shape (right-click: Set Shape…)"),
+        QT_TR_NOOP("equal, diverge, within tolerance, one-sided, error, …")};
     if (role == Qt::DisplayRole) return tr(titles[section]);
+    if (role == Qt::ToolTipRole && tips[section]) return tr(tips[section]);
     return {};
 }

@@ -113,6 +113,12 @@ ElementPanel::ElementPanel(QWidget* parent)
     updateControls();
 }
 
+void ElementPanel::setNavigationShortcutsEnabled(bool enabled) {
+    const QKeySequence next(Qt::Key_N), previous(Qt::SHIFT | Qt::Key_N);
+    for (QShortcut* s : findChildren<QShortcut*>(Qt::FindDirectChildrenOnly))
+        if (s->key() == next || s->key() == previous) s->setEnabled(enabled);
+}
+
 ElementPanel::~ElementPanel() {
     m_stop->store(true);
     m_rangeStop->store(true);

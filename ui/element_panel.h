@@ -55,6 +55,8 @@ class ElementPanel : public QWidget {
     // Buffers with at most this many elements are indexed on the GUI thread (a few ms); larger
     // ones in a worker. Tests lower it to exercise the worker.
     void setSyncIndexLimit(quint64 elements) { m_syncLimit = elements; }
+    // The panel's own N / Shift+N (on by default); off where the window provides them.
+    void setNavigationShortcutsEnabled(bool enabled);
 
   public slots:
     void filterToDeltaDecade(int decade);

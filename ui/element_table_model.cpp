@@ -1,5 +1,7 @@
 #include "element_table_model.h"
 
+#include "matrix_colors.h"
+
 #include "dumpscope/shape.h"
 
 #include <QBrush>
@@ -208,7 +210,7 @@ QVariant ElementTableModel::data(const QModelIndex& index, int role) const {
         if (role == DiffersRole) return differs;
         if (!differs) return {};
         // Red for a value difference; amber for an element only one side has.
-        return QBrush(hasA && hasB ? QColor(255, 214, 214) : QColor(255, 232, 190));
+        return QBrush(hasA && hasB ? matrix_colors::differingRow() : matrix_colors::oneSidedRow());
     }
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));

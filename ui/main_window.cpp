@@ -1,7 +1,9 @@
 #include "main_window.h"
 
 #include "analysis_settings_dialog.h"
+#include "about_box.h"
 #include "analysis_worker.h"
+#include "go_menu.h"
 #include "run_watcher.h"
 #include "multi_run_view.h"
 #include "open_candidates_dialog.h"
@@ -150,6 +152,16 @@ void MainWindow::createActions() {
     buffers->setTypedShapeLookup([this](const QString& name) { return m_settings->bufferShape(name); });
     connect(buffers, &BufferPanel::shapeChangeRequested, this,
             [this](const QString& name, const QString& text) { setBufferShape(name, text); });
+
+    addGoMenu(this, m_triage);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About dumpscope"), this, [this] {
+        auto* box = new AboutBox(this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    about->setObjectName(QStringLiteral("aboutAction"));
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     updateRecentMenu();
     updateActions();
 }

@@ -6,8 +6,12 @@
 #include <QColor>
 
 // The matrix's colour code, shared by the model, its delegate and the legend so the three can
-// never disagree.
+// never disagree. Every colour follows the application palette: a dark window colour (the
+// desktop's dark mode) gives the dark set, so read them when painting, never cache them.
 namespace matrix_colors {
+
+// The application palette's window colour is dark (lightness below the middle).
+bool darkPalette();
 
 QColor equal();
 QColor missing();
@@ -25,5 +29,15 @@ double divergeShade(double maxAbsDelta);
 QBrush cellBrush(dumpscope::Status status, double maxAbsDelta, bool pending);
 // Readable text over that brush.
 QColor textColor(dumpscope::Status status, double maxAbsDelta, bool pending);
+// Behind a hatched (one-sided) cell.
+QColor hatchBackground();
+// The element table's rows: a differing element, and a tail element present on one side only.
+QColor differingRow();
+QColor oneSidedRow();
+// Status words written in colour over the window's background (buffer list, verdict).
+QColor divergeText();
+QColor equalText();
+QColor toleratedText();
+QColor errorText();
 
 } // namespace matrix_colors

@@ -2,6 +2,7 @@
 
 #include "matrix_colors.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLinearGradient>
@@ -12,7 +13,7 @@ namespace {
 
 QPixmap swatch(const QBrush& brush, int width = 18, bool outline = false) {
     QPixmap pixmap(width, 14);
-    pixmap.fill(QColor(0xee, 0xee, 0xee));
+    pixmap.fill(matrix_colors::hatchBackground());
     QPainter p(&pixmap);
     p.fillRect(pixmap.rect(), brush);
     p.setPen(QPen(outline ? QColor(0xff, 0xd6, 0x00) : QColor(0x60, 0x60, 0x60), outline ? 3 : 1));
@@ -28,6 +29,18 @@ QPixmap divergeRamp() {
     return swatch(QBrush(gradient), 40);
 }
 
+// In the order of the legend's entries.
+QList<QPixmap> swatches() {
+    return {swatch(matrix_colors::equal()),
+            divergeRamp(),
+            swatch(matrix_colors::withinTolerance()),
+            swatch(matrix_colors::missing()),
+            swatch(QBrush(matrix_colors::oneSided(), Qt::BDiagPattern)),
+            swatch(matrix_colors::error()),
+            swatch(matrix_colors::pending()),
+            swatch(Qt::NoBrush, 18, true)};
+}
+
 } // namespace
 
 MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
@@ -36,26 +49,23 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(2);
     struct Entry {
-        QPixmap pixmap;
         QString text;
         QString tip;
     };
     const Entry entries[] = {
-        {swatch(matrix_colors::equal()), tr("equal"), tr("every buffer bit-identical")},
-        {divergeRamp(), tr("diverge, 1e-8 → 1e2"), tr("darker as the largest |Δ| grows")},
-        {swatch(matrix_colors::withinTolerance()), tr("≈ tolerated"),
-         tr("differs bitwise, every difference within the tolerance")},
-        {swatch(matrix_colors::missing()), tr("missing"), tr("in neither run")},
-        {swatch(QBrush(matrix_colors::oneSided(), Qt::BDiagPattern)), tr("one-sided"),
-         tr("a buffer dumped by one run only")},
-        {swatch(matrix_colors::error()), tr("error"), tr("unreadable or malformed")},
-        {swatch(matrix_colors::pending()), tr("pending"), tr("still being compared")},
-        {swatch(Qt::NoBrush, 18, true), tr("root cause"), tr("root cause by dataflow")},
+        {tr("equal"), tr("every buffer bit-identical")},
+        {tr("diverge, 1e-8 → 1e2"), tr("stronger red as the largest |Δ| grows")},
+        {tr("≈ tolerated"), tr("differs bitwise, every difference within the tolerance")},
+        {tr("missing"), tr("in neither run")},
+        {tr("one-sided"), tr("a buffer dumped by one run only")},
+        {tr("error"), tr("unreadable or malformed")},
+        {tr("pending"), tr("still being compared")},
+        {tr("root cause"), tr("root cause by dataflow")},
     };
     int i = 0;
     for (const Entry& e : entries) {
         auto* icon = new QLabel(this);
-        icon->setPixmap(e.pixmap);
+        m_swatches << icon;
         auto* label = new QLabel(e.text, this);
         icon->setToolTip(e.tip);
         label->setToolTip(e.tip);
@@ -66,4 +76,17 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
         ++i;
     }
     grid->setColumnStretch(6, 1);
+    paintSwatches();
+}
+
+void MatrixLegend::paintSwatches() {
+    const QList<QPixmap> pixmaps = swatches();
+    for (qsizetype i = 0; i < m_swatches.size() && i < pixmaps.size(); ++i)
+        m_swatches[i]->setPixmap(pixmaps[i]);
+}
+
+void MatrixLegend::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        paintSwatches();
 }

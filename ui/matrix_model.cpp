@@ -213,7 +213,7 @@ QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int r
         // The arrow marks the first divergent step where the eye starts reading.
         return first ? QStringLiteral("▶ step %1").arg(step) : QStringLiteral("step %1").arg(step);
     case Qt::ToolTipRole:
-        return first ? tr("first divergent step") : QVariant();
+        return first ? tr("step %1: the first divergent step").arg(step) : tr("step %1").arg(step);
     case Qt::FontRole: {
         if (!first) return {};
         QFont font;

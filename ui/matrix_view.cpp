@@ -1,5 +1,6 @@
 #include "matrix_view.h"
 
+#include "matrix_colors.h"
 #include "matrix_model.h"
 
 #include <QHeaderView>
@@ -19,7 +20,7 @@ class MatrixDelegate : public QStyledItemDelegate {
         painter->save();
         const QRect r = option.rect.adjusted(1, 1, -1, -1);
         const auto brush = index.data(Qt::BackgroundRole).value<QBrush>();
-        if (brush.style() != Qt::SolidPattern) painter->fillRect(r, QColor(0xee, 0xee, 0xee));
+        if (brush.style() != Qt::SolidPattern) painter->fillRect(r, matrix_colors::hatchBackground());
         painter->fillRect(r, brush);
 
         QFont font = option.font;

@@ -1,6 +1,8 @@
 #include "triage_view.h"
 
+#include "buffer_list_model.h"
 #include "buffer_panel.h"
+#include "buffer_search.h"
 #include "divergence_map_panel.h"
 #include "element_panel.h"
 #include "histogram_panel.h"
@@ -37,7 +39,7 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
 
 TriageView::TriageView(QWidget* parent)
     : QWidget(parent), m_matrixModel(new MatrixModel(this)), m_matrixView(new MatrixView),
-      m_bufferPanel(new BufferPanel), m_elementPanel(new ElementPanel),
+      m_bufferPanel(new BufferPanel), m_bufferSearch(new BufferSearch), m_elementPanel(new ElementPanel),
       m_histogramPanel(new HistogramPanel), m_divergenceMapPanel(new DivergenceMapPanel),
       m_verdictPanel(new VerdictPanel) {
     m_matrixView->setObjectName(QStringLiteral("matrixView"));
@@ -45,7 +47,14 @@ TriageView::TriageView(QWidget* parent)
 
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(titled(tr("Steps × groups"), m_matrixView, new MatrixLegend));
-    top->addWidget(titled(tr("Buffers of the cell"), m_bufferPanel));
+    auto* buffers = new QWidget;
+    auto* buffersLayout = new QVBoxLayout(buffers);
+    buffersLayout->setContentsMargins(0, 0, 0, 0);
+    buffersLayout->setSpacing(2);
+    buffersLayout->addWidget(m_bufferSearch);
+    buffersLayout->addWidget(m_bufferPanel, 1);
+    m_bufferSearch->setFilterTarget(m_bufferPanel->proxy(), BufferListModel::NameColumn);
+    top->addWidget(titled(tr("Buffers of the cell"), buffers));
     top->setSizes({330, 680}); // the buffer list needs the width, the matrix the height
 
     auto* bottom = new QSplitter(Qt::Horizontal);
@@ -80,6 +89,7 @@ TriageView::TriageView(QWidget* parent)
 
     connect(m_matrixView, &MatrixView::cellChanged, this, &TriageView::showCell);
     connect(m_bufferPanel, &BufferPanel::bufferSelected, this, &TriageView::showBuffer);
+    connect(m_bufferSearch, &BufferSearch::bufferChosen, this, &TriageView::findBuffer);
     // Enter drills down: matrix -> buffer list -> element table, all from the keyboard.
     connect(m_matrixView, &QAbstractItemView::activated, this,
             [this] { m_bufferPanel->view()->setFocus(Qt::OtherFocusReason); });
@@ -116,6 +126,7 @@ void TriageView::setSnapshot(SnapshotPtr snapshot) {
     if (!keptGroup.isEmpty() && !m_matrixView->currentIndex().isValid())
         selectCell(keptStep, keptGroup, keptBuffer);
     m_verdictPanel->setSnapshot(m_snapshot);
+    m_bufferSearch->setSnapshot(m_snapshot);
     const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
     // Unless the user picked a cell meanwhile, a finished analysis opens on its root cause.
     if (nowFinished && !m_matrixView->userNavigated())
@@ -135,6 +146,8 @@ void TriageView::clear() {
     m_matrixView->resetUserNavigated();
     m_matrixModel->clear();
     m_bufferPanel->clear();
+    m_bufferSearch->clear();
+    m_bufferSearch->setSnapshot(nullptr);
     m_elementPanel->clear();
     m_histogramPanel->clear();
     m_divergenceMapPanel->clear();
@@ -169,8 +182,21 @@ bool TriageView::selectCell(quint64 step, const QString& group, const QString& b
     const QModelIndex index = m_matrixModel->indexOf(step, group.toStdString());
     if (!index.isValid()) return false;
     setCurrentCell(index);
-    if (!buffer.isEmpty()) m_bufferPanel->selectBuffer(buffer);
+    // A buffer hidden by the search field's filter is shown by clearing the filter.
+    if (!buffer.isEmpty() && !m_bufferPanel->selectBuffer(buffer) && !m_bufferSearch->text().isEmpty()) {
+        m_bufferSearch->clear();
+        m_bufferPanel->selectBuffer(buffer);
+    }
     return true;
+}
+
+bool TriageView::findBuffer(const QString& text) {
+    if (!m_snapshot) return false;
+    std::optional<quint64> currentStep;
+    if (const QModelIndex current = m_matrixView->currentIndex(); current.isValid())
+        currentStep = current.data(MatrixModel::StepRole).toULongLong();
+    const auto where = locateBuffer(*m_snapshot->analysis, text, currentStep);
+    return where && selectCell(where->step, where->group, where->name);
 }
 
 void TriageView::showCell(const QModelIndex& index) {

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class BufferPanel;
+class BufferSearch;
 class DivergenceMapPanel;
 class ElementPanel;
 class HistogramPanel;
@@ -30,6 +31,9 @@ class TriageView : public QWidget {
 
     // Selects the cell of (step, group) and, when given, the buffer named `buffer` in it.
     bool selectCell(quint64 step, const QString& group, const QString& buffer = {});
+    // Selects the cell holding the buffer named (or partly named) `text`, and that buffer;
+    // see locateBuffer(). False when no buffer matches.
+    bool findBuffer(const QString& text);
 
     QByteArray saveState() const;
     bool restoreState(const QByteArray& state);
@@ -37,6 +41,7 @@ class TriageView : public QWidget {
     MatrixModel* matrixModel() const { return m_matrixModel; }
     MatrixView* matrixView() const { return m_matrixView; }
     BufferPanel* bufferPanel() const { return m_bufferPanel; }
+    BufferSearch* bufferSearch() const { return m_bufferSearch; }
     ElementPanel* elementPanel() const { return m_elementPanel; }
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
@@ -52,6 +57,7 @@ class TriageView : public QWidget {
     MatrixModel* m_matrixModel;
     MatrixView* m_matrixView;
     BufferPanel* m_bufferPanel;
+    BufferSearch* m_bufferSearch;
     ElementPanel* m_elementPanel;
     HistogramPanel* m_histogramPanel;
     DivergenceMapPanel* m_divergenceMapPanel;

@@ -1,5 +1,7 @@
 #include "verdict_panel.h"
 
+#include "matrix_colors.h"
+
 #include <QFont>
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -65,6 +67,9 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_culprits->setObjectName(QStringLiteral("culpritTable"));
     m_culprits->setColumnCount(2);
     m_culprits->setHorizontalHeaderLabels({tr("Group"), tr("At the first divergent step")});
+    m_culprits->horizontalHeaderItem(0)->setToolTip(tr("Schema group (id and label)"));
+    m_culprits->horizontalHeaderItem(1)->setToolTip(
+        tr("The group's divergent buffers at the first divergent step, or EQUAL"));
     m_culprits->verticalHeader()->hide();
     m_culprits->horizontalHeader()->setStretchLastSection(true);
     m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -236,19 +241,19 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
     const auto& culprits = analysis.verdict.culprits;
     m_culprits->setRowCount(static_cast<int>(culprits.size()));
     if (analysis.verdict.firstDivergentStep)
-        m_culprits->setHorizontalHeaderItem(
-            1, new QTableWidgetItem(tr("At step %1").arg(*analysis.verdict.firstDivergentStep)));
+        m_culprits->horizontalHeaderItem(1)->setText(
+            tr("At step %1").arg(*analysis.verdict.firstDivergentStep));
     for (int r = 0; r < static_cast<int>(culprits.size()); ++r) {
         const auto& row = culprits[r];
         auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
         QString text;
-        QColor color = Qt::black;
+        QColor color = m_culprits->palette().color(QPalette::Text);
         if (!row.divergentBuffers.empty()) {
             text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
-            color = QColor(0xb7, 0x1c, 0x1c);
+            color = matrix_colors::divergeText();
         } else {
             text = row.present ? tr("EQUAL") : tr("(no dump)");
-            if (row.present) color = QColor(0x2e, 0x7d, 0x32);
+            if (row.present) color = matrix_colors::equalText();
         }
         auto* status = new QTableWidgetItem(text);
         status->setForeground(color);

@@ -1,0 +1,217 @@
+// The window's keyboard: Ctrl+O, Ctrl+E, F5, Ctrl+F, N / Shift+N pressed on the window (not on
+// one panel), and the find-a-buffer field: filtering the cell's list and jumping to a cell.
+#include "buffer_list_model.h"
+#include "buffer_panel.h"
+#include "buffer_search.h"
+#include "element_panel.h"
+#include "main_window.h"
+#include "matrix_model.h"
+#include "matrix_view.h"
+#include "start_page.h"
+#include "test_support.h"
+#include "triage_view.h"
+#include "ui_test_util.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCompleter>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStringListModel>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+#include <gtest/gtest.h>
+
+using namespace dumpscope;
+using dumpscope::test::TempDir;
+using dumpscope::test::writeDump;
+
+namespace {
+
+QString q(const std::filesystem::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+// Step 0: H's q_logits differs at elements 10, 40 and 70 (the root cause), pi_logits and
+// v_pred equal, G equal. Step 1: everything equal, and I's cfc_grad_b_scratch only there.
+void writeNavigationPair(const std::filesystem::path& dir) {
+    std::vector<float> base(100);
+    for (std::size_t i = 0; i < base.size(); ++i) base[i] = static_cast<float>(i) * 0.25f;
+    std::vector<float> changed = base;
+    for (std::size_t i : {10, 40, 70}) changed[i] += 1.0f;
+    for (const char* run : {"a", "b"}) {
+        const auto r = dir / run;
+        for (std::uint64_t step : {0, 1}) {
+            writeDump(r, step, "g_sampled_h_t", base);
+            writeDump(r, step, "h_pi_logits", base);
+            writeDump(r, step, "h_v_pred", base);
+        }
+        writeDump(r, 0, "h_q_logits", std::string(run) == "a" ? base : changed);
+        writeDump(r, 1, "h_q_logits", base);
+        writeDump(r, 1, "i_cfc_grad_b_scratch", base);
+    }
+}
+
+struct OpenWindow {
+    TempDir dir;
+    TempDir settingsDir;
+    MainWindow window{{nullptr, q(settingsDir / "settings.ini")}};
+    OpenWindow() {
+        writeNavigationPair(dir.path());
+        window.show();
+        window.activateWindow();
+        EXPECT_TRUE(QTest::qWaitForWindowActive(&window));
+        window.openPair({q(dir / "a"), q(dir / "b")});
+        EXPECT_TRUE(uitest::waitForFinished(window));
+    }
+    TriageView& triage() { return *window.triageView(); }
+    QAction* actionWithShortcut(const QKeySequence& keys) {
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == keys) return a;
+        return nullptr;
+    }
+    QString currentCell() {
+        const QModelIndex i = triage().matrixView()->currentIndex();
+        return QStringLiteral("%1/%2").arg(i.data(MatrixModel::StepRole).toULongLong()).arg(
+            triage().matrixModel()->headerData(i.column(), Qt::Horizontal).toString());
+    }
+    QStringList listedBuffers() {
+        QStringList names;
+        const auto* proxy = triage().bufferPanel()->proxy();
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            names << proxy->index(r, BufferListModel::NameColumn).data().toString();
+        return names;
+    }
+};
+
+// Closes the modal dialog an action opens (QFileDialog::exec would wait for a user).
+void closeModalDialogSoon() {
+    auto* timer = new QTimer;
+    QObject::connect(timer, &QTimer::timeout, timer, [timer] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            modal->close();
+            timer->deleteLater();
+        }
+    });
+    timer->start(10);
+}
+
+} // namespace
+
+TEST(Shortcuts, CtrlOShowsTheStartPage) {
+    OpenWindow w;
+    ASSERT_FALSE(w.window.startPage()->isVisible());
+    QTest::keyClick(&w.window, Qt::Key_O, Qt::ControlModifier);
+    EXPECT_TRUE(w.window.startPage()->isVisible());
+}
+
+TEST(Shortcuts, CtrlEOpensTheExportDialog) {
+    OpenWindow w;
+    QAction* exportAction = w.actionWithShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    ASSERT_NE(exportAction, nullptr);
+    QSignalSpy triggered(exportAction, &QAction::triggered);
+    closeModalDialogSoon();
+    QTest::keyClick(&w.window, Qt::Key_E, Qt::ControlModifier);
+    EXPECT_EQ(triggered.count(), 1);
+}
+
+TEST(Shortcuts, F5ReloadsThePair) {
+    OpenWindow w;
+    QSignalSpy finished(&w.window, &MainWindow::analysisFinished);
+    QTest::keyClick(&w.window, Qt::Key_F5);
+    EXPECT_TRUE(w.window.isAnalysing() || finished.count() > 0);
+    EXPECT_TRUE(finished.count() > 0 || finished.wait(120000));
+    EXPECT_EQ(w.window.snapshot()->analysis->buffers.size(), 9u);
+}
+
+TEST(Shortcuts, CtrlFFocusesTheBufferSearchFromAnywhere) {
+    OpenWindow w;
+    w.triage().matrixView()->setFocus();
+    QTest::keyClick(&w.window, Qt::Key_F, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), w.triage().bufferSearch());
+}
+
+TEST(Shortcuts, NAndShiftNMoveThroughDifferencesFromTheMatrix) {
+    OpenWindow w;
+    ASSERT_EQ(w.currentCell(), QStringLiteral("0/H")); // the root cause
+    ASSERT_TRUE(w.triage().bufferPanel()->selectBuffer(QStringLiteral("q_logits")));
+    ElementPanel* elements = w.triage().elementPanel();
+    w.triage().matrixView()->setFocus();
+    QTest::keyClick(&w.window, Qt::Key_N);
+    EXPECT_EQ(elements->currentElement(), std::optional<quint64>(10));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_N);
+    EXPECT_EQ(elements->currentElement(), std::optional<quint64>(40));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_N, Qt::ShiftModifier);
+    EXPECT_EQ(elements->currentElement(), std::optional<quint64>(10));
+    // In the element table itself, where the panel used to own N, it still moves.
+    elements->view()->setFocus();
+    QTest::keyClick(elements->view(), Qt::Key_N);
+    EXPECT_EQ(elements->currentElement(), std::optional<quint64>(40));
+}
+
+TEST(Shortcuts, NTypedInTheSearchFieldIsText) {
+    OpenWindow w;
+    ASSERT_TRUE(w.triage().bufferPanel()->selectBuffer(QStringLiteral("q_logits")));
+    BufferSearch* search = w.triage().bufferSearch();
+    search->activate();
+    QTest::keyClick(search, Qt::Key_N);
+    EXPECT_EQ(search->text(), QStringLiteral("n"));
+    EXPECT_EQ(w.triage().elementPanel()->currentElement(), std::nullopt);
+}
+
+TEST(BufferSearch, TypingFiltersTheCellsBuffers) {
+    OpenWindow w;
+    ASSERT_EQ(w.listedBuffers(), (QStringList{"q_logits", "pi_logits", "v_pred"}));
+    BufferSearch* search = w.triage().bufferSearch();
+    QTest::keyClicks(search, QStringLiteral("LOGITS"));
+    EXPECT_EQ(w.listedBuffers(), (QStringList{"q_logits", "pi_logits"}));
+    search->setText(QStringLiteral("v_p"));
+    EXPECT_EQ(w.listedBuffers(), (QStringList{"v_pred"}));
+    search->clear();
+    EXPECT_EQ(w.listedBuffers().size(), 3);
+}
+
+TEST(BufferSearch, EnterJumpsToTheCellHoldingTheBuffer) {
+    OpenWindow w;
+    BufferSearch* search = w.triage().bufferSearch();
+    // Every name of the analysis is offered.
+    const QStringList offered =
+        qobject_cast<QStringListModel*>(search->nameCompleter()->model())->stringList();
+    EXPECT_EQ(offered, (QStringList{"cfc_grad_b_scratch", "pi_logits", "q_logits", "sampled_h_t",
+                                    "v_pred"}));
+    search->activate();
+    QTest::keyClicks(search, QStringLiteral("cfc_grad_b"));
+    QTest::keyClick(search, Qt::Key_Return);
+    EXPECT_EQ(w.currentCell(), QStringLiteral("1/I"));
+    EXPECT_EQ(w.listedBuffers(), QStringList{"cfc_grad_b_scratch"});
+    const int selected = w.triage().bufferPanel()->selectedBuffer();
+    ASSERT_GE(selected, 0);
+    EXPECT_EQ(w.window.snapshot()->analysis->buffers[selected].name, "cfc_grad_b_scratch");
+    // q_logits is at both steps: the current step (1) has it, so the jump stays there; the
+    // filter that would hide it is cleared.
+    EXPECT_TRUE(w.triage().findBuffer(QStringLiteral("q_logits")));
+    EXPECT_EQ(w.currentCell(), QStringLiteral("1/H"));
+    EXPECT_TRUE(search->text().isEmpty());
+    const int q = w.triage().bufferPanel()->selectedBuffer();
+    ASSERT_GE(q, 0);
+    EXPECT_EQ(w.window.snapshot()->analysis->buffers[q].name, "q_logits");
+    EXPECT_FALSE(w.triage().findBuffer(QStringLiteral("no_such_buffer")));
+    EXPECT_EQ(w.currentCell(), QStringLiteral("1/H"));
+}
+
+TEST(BufferSearch, LocateBufferPrefersTheCurrentStepThenTheFirstDivergence) {
+    OpenWindow w;
+    const Analysis& an = *w.window.snapshot()->analysis;
+    auto where = [&](const QString& text, std::optional<quint64> step) {
+        const auto l = locateBuffer(an, text, step);
+        return l ? QStringLiteral("%1/%2/%3").arg(l->step).arg(l->group, l->name) : QString();
+    };
+    EXPECT_EQ(where("q_logits", 1), "1/H/q_logits");
+    EXPECT_EQ(where("Q_LOGITS", std::nullopt), "0/H/q_logits"); // diverges at step 0
+    EXPECT_EQ(where("v_pred", std::nullopt), "0/H/v_pred");     // never diverges: first step
+    EXPECT_EQ(where("grad_b", 0), "1/I/cfc_grad_b_scratch");    // a part of the name
+    EXPECT_EQ(where("nothing", 0), "");
+    EXPECT_EQ(where("  ", 0), "");
+}
