@@ -1,13 +1,13 @@
 #include "main_window.h"
 
-#include "analysis_settings_dialog.h"
 #include "about_box.h"
+#include "analysis_settings_dialog.h"
 #include "analysis_worker.h"
-#include "go_menu.h"
+#include "buffer_panel.h"
 #include "run_watcher.h"
+#include "go_menu.h"
 #include "multi_run_view.h"
 #include "open_candidates_dialog.h"
-#include "buffer_panel.h"
 #include "settings.h"
 #include "start_page.h"
 #include "triage_view.h"
@@ -137,13 +137,6 @@ void MainWindow::createActions() {
     m_swapAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
     m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
     m_cancelAction->setShortcut(Qt::Key_Escape);
-    m_watchAction = analysis->addAction(tr("&Watch Runs for New Steps"));
-    m_watchAction->setObjectName(QStringLiteral("watchAction"));
-    m_watchAction->setCheckable(true);
-    m_watchAction->setChecked(true);
-    connect(m_watchAction, &QAction::toggled, this, [this](bool on) { m_watcher->setPaused(!on); });
-    connect(m_watchButton, &QToolButton::clicked, m_watchAction, &QAction::toggle);
-    updateWatchIndicator();
     analysis->addSeparator();
     m_settingsAction = analysis->addAction(tr("Analysis &Settings…"), this,
                                            &MainWindow::editAnalysisSettings);
@@ -152,6 +145,13 @@ void MainWindow::createActions() {
     buffers->setTypedShapeLookup([this](const QString& name) { return m_settings->bufferShape(name); });
     connect(buffers, &BufferPanel::shapeChangeRequested, this,
             [this](const QString& name, const QString& text) { setBufferShape(name, text); });
+    m_watchAction = analysis->addAction(tr("&Watch Runs for New Steps"));
+    m_watchAction->setObjectName(QStringLiteral("watchAction"));
+    m_watchAction->setCheckable(true);
+    m_watchAction->setChecked(true);
+    connect(m_watchAction, &QAction::toggled, this, [this](bool on) { m_watcher->setPaused(!on); });
+    connect(m_watchButton, &QToolButton::clicked, m_watchAction, &QAction::toggle);
+    updateWatchIndicator();
 
     addGoMenu(this, m_triage);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -332,8 +332,8 @@ void MainWindow::swapRuns() {
 
 void MainWindow::closePair() {
     m_worker->cancel();
-    m_watcher->stop();
     m_multi->clear();
+    m_watcher->stop();
     m_pair.reset();
     m_triage->clear();
     setWindowTitle(QStringLiteral("dumpscope"));
@@ -343,6 +343,7 @@ void MainWindow::closePair() {
 
 void MainWindow::openCandidates(const QString& base, const QStringList& candidates) {
     m_worker->cancel();
+    m_watcher->stop();
     m_pair.reset();
     m_triage->clear();
     const QString absBase = QFileInfo(base).absoluteFilePath();

@@ -59,7 +59,6 @@ class MainWindow : public QMainWindow {
     // What an analysis of `pair` is started with: the schema, the remembered settings and shapes.
     AnalysisRequest analysisRequest(const RunPair& pair) const;
 
-
     // Writes the finished analysis as HTML, Markdown or JSON (by extension) through the core.
     bool exportReport(const QString& path, QString* error = nullptr);
     bool copyMarkdownSummary();
@@ -97,9 +96,9 @@ class MainWindow : public QMainWindow {
     void openCandidatesDialog();
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
+    void editAnalysisSettings();
     void refreshFromWatch();
     void updateWatchIndicator();
-    void editAnalysisSettings();
 
     Options m_options;
     std::unique_ptr<Settings> m_settings;
