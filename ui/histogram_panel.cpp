@@ -12,8 +12,11 @@
 #include <QLabel>
 #include <QStackedWidget>
 #include <QToolTip>
+#include <QEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include "matrix_colors.h"
 
 #include <algorithm>
 
@@ -45,7 +48,25 @@ HistogramPanel::HistogramPanel(QWidget* parent)
 
     connect(m_modeBox, &QComboBox::currentIndexChanged, this,
             [this](int index) { setMode(index == 1 ? Mode::ulp : Mode::delta); });
+    applyTheme();
     rebuild();
+}
+
+// Qt Charts ignores the widget palette: the chart takes the dark or light theme the matrix
+// colours use, bars included.
+void HistogramPanel::applyTheme() {
+    const QChart::ChartTheme theme =
+        matrix_colors::darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (m_chart->theme() == theme) return;
+    m_chart->setTheme(theme);
+    m_chart->legend()->hide();
+    rebuild();
+}
+
+void HistogramPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        applyTheme();
 }
 
 void HistogramPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {

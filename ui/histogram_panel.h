@@ -50,7 +50,11 @@ class HistogramPanel : public QWidget {
     void deltaDecadeClicked(int decade); // a decade, or kDecadeZero / kDecadeInfinite / kDecadeNan
     void ulpBinClicked(int bin);         // a power of two, or kUlpUndefined
 
+  protected:
+    void changeEvent(QEvent* event) override; // a palette change re-themes the chart
+
   private:
+    void applyTheme();
     void rebuild();
     void barHovered(bool status, int index);
     void barClicked(int index);

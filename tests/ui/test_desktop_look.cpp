@@ -12,6 +12,8 @@
 
 #include "dumpscope/version.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QAction>
 #include <QApplication>
 #include <QHeaderView>
@@ -129,6 +131,10 @@ TEST(DesktopLook, ADarkPaletteRecoloursTheMatrixAndItsLegend) {
     ASSERT_NE(legend, nullptr);
     const QList<QImage> lightSwatches = legendSwatches(*legend);
     ASSERT_EQ(lightSwatches.size(), 8);
+    const auto* chartView = w.window.findChild<QChartView*>(QStringLiteral("histogramChart"));
+    ASSERT_NE(chartView, nullptr);
+    const QChart& chart = *chartView->chart();
+    EXPECT_EQ(chart.theme(), QChart::ChartThemeLight);
     EXPECT_FALSE(matrix_colors::darkPalette());
     {
         ScopedPalette dark(darkPalette());
@@ -140,7 +146,11 @@ TEST(DesktopLook, ADarkPaletteRecoloursTheMatrixAndItsLegend) {
         const QList<QImage> darkSwatches = legendSwatches(*legend);
         ASSERT_EQ(darkSwatches.size(), 8);
         EXPECT_NE(darkSwatches.front(), lightSwatches.front());
+        // The Δ histogram's chart took the dark theme with it.
+        EXPECT_EQ(chart.theme(), QChart::ChartThemeDark);
+        EXPECT_LT(chart.backgroundBrush().color().lightness(), 128);
     }
+    EXPECT_EQ(chart.theme(), QChart::ChartThemeLight);
     EXPECT_EQ(fill(equalCell), lightEqual);
     EXPECT_EQ(legendSwatches(*legend).front(), lightSwatches.front());
 }
