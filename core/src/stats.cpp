@@ -165,6 +165,7 @@ void StatsAccumulator::addTailB(const unsigned char* b, std::size_t n) {
 
 BufferStats StatsAccumulator::finish() {
     auto& im = *m_impl;
+    im.foldDenseHistograms();
     im.unshareHash();
     im.s.hashA = XXH3_64bits_digest(&im.hashA);
     im.s.hashB = XXH3_64bits_digest(&im.hashB);

@@ -1,11 +1,19 @@
 #pragma once
 
-// StatsAccumulator's state and its per-type compare loops, included by stats.cpp only. Split
-// out so the fast paths (what equal bytes skip, how a difference is found and accounted) read
-// on their own; tests/core/test_fast_paths.cpp holds them to a plain per-element pass.
+// StatsAccumulator's state and its per-type compare loops, included by stats.cpp and
+// stats_dense.cpp only. Split out so the fast paths (what equal bytes skip, how a difference is
+// found and accounted) read on their own; tests/core/test_fast_paths.cpp holds them to a plain per-element pass.
+// XXH3 from libxxhash: on x86-64 through its dispatcher, which hashes with AVX2 or AVX-512
+// where the CPU has them (the header-only build is SSE2: a fifth of an equal block's time).
+#if defined(__x86_64__) && __has_include(<xxh_x86dispatch.h>)
+#define XXH_STATIC_LINKING_ONLY
+#include <xxh_x86dispatch.h>
+#else
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#endif
 
+#include "dense_f32.h"
 #include "element_traits.h"
 
 #include <algorithm>
@@ -13,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -68,6 +77,10 @@ struct StatsAccumulator::Impl {
     // Shaped buffers: the element `shapeCursor` is at (shapeRow, shapeCol), so a difference
     // after it is placed without a division per element.
     std::uint64_t shapeCursor = 0, shapeRow = 0, shapeCol = 0;
+    // float32: whether the last block with differences was dense (a quarter or more of its
+    // elements differ), so the next one goes to the vector path; its scratch, made on first use.
+    bool denseMode = false;
+    std::unique_ptr<detail::DenseF32Block> dense;
 
     static constexpr std::size_t kBlockBytes = 4096; // compared with one memcmp before any detail
 
@@ -88,54 +101,88 @@ struct StatsAccumulator::Impl {
         if (!hashShared) XXH3_64bits_update(&hashB, b, bytes);
     }
 
-    template <typename Tr> void scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
+    template <typename Tr> bool scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
     template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
-    template <typename Tr> void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    template <typename Tr>
+    void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, bool finite);
     template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
     void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta, double scale);
     struct Tally;
+    void denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, Tally& t);
+    void foldDenseHistograms(); // adds denseBlock's histogram lanes to s
     double heapFloor() const { return heap.size() < BufferStats::kKeep ? -1.0 : heap.front().absDelta; }
     void placeDiff(std::uint64_t index);
     bool withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const;
     void keepLargest(const ElementDiff& d);
 };
 
-// Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
-// magnitude. Branch-free first pass (it vectorises); NaN vs Inf is split only if any exist.
-template <typename Tr>
-void StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
-    if constexpr (Tr::kFloat) {
-        using Bits = typename Tr::Bits;
-        // Magnitudes fit the signed type of the same width, and signed compares and a counter
-        // of the element's own width let GCC vectorise this loop at baseline x86-64 (unsigned
-        // 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
-        using SBits = std::make_signed_t<Bits>;
-        constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
-        constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
-        constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
-        std::uint64_t special = 0;
-        SBits maxMag = 0;
-        for (std::size_t start = 0; start < n; start += kSub) {
-            const std::size_t len = std::min(kSub, n - start);
-            const unsigned char* q = p + start * sizeof(Bits);
-            SBits count = 0;
-            for (std::size_t i = 0; i < len; ++i) {
-                const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
-                count += m >= kExp;
-                maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
-            }
-            special += static_cast<std::uint64_t>(count);
+namespace detail {
+
+// One side's NaN/Inf count and largest finite magnitude (raw bits) over n elements.
+struct SideScan {
+    std::uint64_t special = 0, maxMag = 0;
+};
+
+// Branch-free (it vectorises). Magnitudes fit the signed type of the same width, and signed
+// compares and a counter of the element's own width let GCC vectorise the loop (unsigned
+// 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
+template <typename Tr> [[gnu::always_inline]] inline SideScan scanLoop(const unsigned char* p, std::size_t n) {
+    using Bits = typename Tr::Bits;
+    using SBits = std::make_signed_t<Bits>;
+    constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
+    constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
+    constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
+    SideScan r;
+    SBits maxMag = 0;
+    for (std::size_t start = 0; start < n; start += kSub) {
+        const std::size_t len = std::min(kSub, n - start);
+        const unsigned char* q = p + start * sizeof(Bits);
+        SBits count = 0;
+        for (std::size_t i = 0; i < len; ++i) {
+            const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
+            count += m >= kExp;
+            maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
         }
-        if (sideA) maxMagA = std::max<std::uint64_t>(maxMagA, static_cast<std::uint64_t>(maxMag));
-        if (sideB) maxMagB = std::max<std::uint64_t>(maxMagB, static_cast<std::uint64_t>(maxMag));
-        if (special == 0) return;
+        r.special += static_cast<std::uint64_t>(count);
+    }
+    r.maxMag = static_cast<std::uint64_t>(maxMag);
+    return r;
+}
+
+#if DUMPSCOPE_HAVE_AVX2
+// The same loop compiled for AVX2 (twice the lanes), for CPUs that have it.
+template <typename Tr> [[gnu::target("avx2")]] SideScan scanLoopAvx2(const unsigned char* p, std::size_t n) {
+    return scanLoop<Tr>(p, n);
+}
+#endif
+
+template <typename Tr> SideScan scanMagnitudes(const unsigned char* p, std::size_t n) {
+#if DUMPSCOPE_HAVE_AVX2
+    if (cpuHasAvx2()) return scanLoopAvx2<Tr>(p, n);
+#endif
+    return scanLoop<Tr>(p, n);
+}
+
+} // namespace detail
+
+// Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
+// magnitude; NaN vs Inf is split only if any exist. Returns whether the side holds NaN or Inf.
+template <typename Tr>
+bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
+    if constexpr (Tr::kFloat) {
+        const detail::SideScan r = detail::scanMagnitudes<Tr>(p, n);
+        if (sideA) maxMagA = std::max(maxMagA, r.maxMag);
+        if (sideB) maxMagB = std::max(maxMagB, r.maxMag);
+        if (r.special == 0) return false;
         std::uint64_t nan = 0;
-        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(Bits)));
-        const std::uint64_t inf = special - nan;
+        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
+        const std::uint64_t inf = r.special - nan;
         if (sideA) s.nanA += nan, s.infA += inf;
         if (sideB) s.nanB += nan, s.infB += inf;
+        return true;
     } else {
         (void)p, (void)n, (void)sideA, (void)sideB;
+        return false;
     }
 }
 
@@ -156,9 +203,9 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
             scanSide<Tr>(pa, len, true, true);
             continue;
         }
-        scanSide<Tr>(pa, len, true, false);
-        scanSide<Tr>(pb, len, false, true);
-        diffBlock<Tr>(pa, pb, len, base + start);
+        const bool specialA = scanSide<Tr>(pa, len, true, false);
+        const bool specialB = scanSide<Tr>(pb, len, false, true);
+        diffBlock<Tr>(pa, pb, len, base + start, !specialA && !specialB);
     }
 }
 
@@ -194,9 +241,11 @@ struct StatsAccumulator::Impl::Tally {
 // Finds the differing elements 32 bytes at a time (equal words cost two loads and an xor),
 // then each one inside a differing word by its lowest set bit. A difference of two finite
 // values is accounted here on the Tally; NaN and Inf (and an infinite |Δ|) go to addDiff.
+// A dense float32 block of finite values (`finite`: neither side holds NaN or Inf) after the
+// first kKeep differences goes to denseBlock in multiples of 8 elements, the rest comes here.
 template <typename Tr>
 void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                       std::uint64_t base) {
+                                       std::uint64_t base, bool finite) {
     using Bits = typename Tr::Bits;
     constexpr std::size_t es = sizeof(Bits), kPerWord = 8 / es;
     Tally t(*this);
@@ -204,6 +253,16 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
     std::uint64_t* const ulps = s.ulpHistogram.counts.data();
     const bool extras = tolerance.any() || !s.rowDiffs.empty();
     const detail::DecadeTable& decadeOf = detail::decadeTable();
+    const std::uint64_t nDiffBefore = t.nDiff;
+    std::size_t vectorised = 0; // elements [0, vectorised) accounted by denseBlock
+    if constexpr (std::is_same_v<Tr, F32>) {
+        if (denseMode && finite && !extras && t.nDiff >= BufferStats::kKeep && detail::denseF32Enabled()) {
+            vectorised = n / 8 * 8;
+            denseBlock(a, b, vectorised, base, t);
+        }
+    } else {
+        (void)finite;
+    }
     const auto one = [&](std::uint64_t index, Bits x, Bits y) {
         std::uint64_t ulp;
         double absDelta, vy, scale;
@@ -272,7 +331,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         std::memcpy(&y, b + 8 * words, rest);
         return x ^ y;
     };
-    std::size_t next = 0; // the word after the one in `x`
+    std::size_t next = vectorised / kPerWord; // the word after the one in `x`
     std::uint64_t x = 0;
     for (;;) {
         while (x == 0 && next < words) {
@@ -289,6 +348,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         const std::size_t i = (next - 1) * kPerWord + k;
         one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
     }
+    denseMode = (t.nDiff - nDiffBefore) * 4 >= n;
     t.store(*this);
 }
 

@@ -1,0 +1,118 @@
+#include "dense_f32.h"
+
+#include <algorithm>
+#include <atomic>
+
+#if DUMPSCOPE_HAVE_AVX2
+#include <immintrin.h>
+#endif
+
+namespace dumpscope::detail {
+
+namespace {
+
+std::atomic<bool> g_allowed{true};
+std::atomic<std::uint64_t> g_blocks{0};
+
+#if DUMPSCOPE_HAVE_AVX2
+// Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
+// the sign), then both halves widened to double for |Δ| = |a-b| and the scale max(|a|,|b|).
+// |Δ| / scale is divided only when a lane could raise its maximum (|Δ| >= max * scale), as
+// the scalar path does.
+__attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
+                                               DenseF32Block& out) {
+    const __m256i mag = _mm256_set1_epi32(0x7fffffff);
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i zeroI = _mm256_setzero_si256();
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d minusOne = _mm256_set1_pd(-1.0);
+    const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    __m256i equal = zeroI, maxUlp = zeroI, signedZero = zeroI;
+    __m256d maxAbs = minusOne, maxRel = zero;
+    for (std::size_t i = 0; i < n; i += 8) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
+        const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
+        const __m256i apart = _mm256_sub_epi32(_mm256_max_epu32(mx, my), _mm256_min_epu32(mx, my));
+        const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), one);
+        const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
+        const __m256i ulp = _mm256_blendv_epi8(apart, across, flip);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
+        const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
+        equal = _mm256_sub_epi32(equal, eq);
+        maxUlp = _mm256_max_epu32(maxUlp, ulp);
+
+        const __m256d eqLanes[2] = {_mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(eq))),
+                                    _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(eq, 1)))};
+        const __m128 xs[2] = {_mm_castsi128_ps(_mm256_castsi256_si128(x)),
+                              _mm_castsi128_ps(_mm256_extracti128_si256(x, 1))};
+        const __m128 ys[2] = {_mm_castsi128_ps(_mm256_castsi256_si128(y)),
+                              _mm_castsi128_ps(_mm256_extracti128_si256(y, 1))};
+        for (int h = 0; h < 2; ++h) {
+            const __m256d vx = _mm256_cvtps_pd(xs[h]), vy = _mm256_cvtps_pd(ys[h]);
+            const __m256d absDelta = _mm256_and_pd(_mm256_sub_pd(vx, vy), absMask);
+            _mm256_store_pd(out.absDelta + i + 4 * h, absDelta);
+            maxAbs = _mm256_max_pd(maxAbs, _mm256_blendv_pd(absDelta, minusOne, eqLanes[h]));
+            const __m256d zeroDelta = _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ));
+            signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(zeroDelta));
+            const __m256d scale = _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
+            const __m256d may = _mm256_cmp_pd(absDelta, _mm256_mul_pd(maxRel, scale), _CMP_GE_OQ);
+            if (_mm256_movemask_pd(may)) [[unlikely]] {
+                const __m256d rel = _mm256_and_pd(_mm256_div_pd(absDelta, scale),
+                                                  _mm256_cmp_pd(scale, zero, _CMP_GT_OQ));
+                maxRel = _mm256_max_pd(maxRel, rel);
+            }
+        }
+    }
+    alignas(32) std::uint32_t eq32[8], ulp32[8];
+    alignas(32) std::uint64_t sz64[4];
+    alignas(32) double abs64[4], rel64[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sz64), signedZero);
+    _mm256_store_pd(abs64, maxAbs);
+    _mm256_store_pd(rel64, maxRel);
+    std::uint64_t equalCount = 0;
+    for (int k = 0; k < 8; ++k) equalCount += eq32[k], out.maxUlp = std::max(out.maxUlp, ulp32[k]);
+    out.nDiff = n - equalCount;
+    out.signedZero = sz64[0] + sz64[1] + sz64[2] + sz64[3];
+    out.maxAbs = std::max(std::max(abs64[0], abs64[1]), std::max(abs64[2], abs64[3]));
+    out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
+}
+#endif
+
+} // namespace
+
+bool cpuHasAvx2() {
+#if DUMPSCOPE_HAVE_AVX2
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has;
+#else
+    return false;
+#endif
+}
+
+void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, DenseF32Block& out) {
+    // The arrays are overwritten up to n; only the figures are reset.
+    out.nDiff = out.signedZero = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
+    g_blocks.fetch_add(1, std::memory_order_relaxed);
+#if DUMPSCOPE_HAVE_AVX2
+    denseAvx2(a, b, n, out);
+#else
+    (void)a, (void)b, (void)n;
+#endif
+}
+
+bool denseF32Enabled() {
+#if DUMPSCOPE_HAVE_AVX2
+    return g_allowed.load(std::memory_order_relaxed) && cpuHasAvx2();
+#else
+    return false;
+#endif
+}
+
+void setDenseF32Allowed(bool allowed) { g_allowed.store(allowed, std::memory_order_relaxed); }
+
+std::uint64_t denseF32Blocks() { return g_blocks.load(std::memory_order_relaxed); }
+
+} // namespace dumpscope::detail

@@ -1,0 +1,56 @@
+#pragma once
+
+// The vector half of the compare for float32 blocks in which most elements differ (issue 5,
+// target 2). The per-element figures that need no table or heap — ULP distance, |Δ|, and the
+// block's count, extremes and signed-zero differences — are computed 8 elements at a time
+// with AVX2; StatsAccumulator then walks the block's differences once for the histograms, the
+// multiset hashes and the kept entries. Machines without AVX2 keep the word-at-a-time path.
+#include "dumpscope/stats.h"
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DUMPSCOPE_HAVE_AVX2 1 // the compiler can build AVX2 functions; the CPU is asked at run time
+#else
+#define DUMPSCOPE_HAVE_AVX2 0
+#endif
+
+namespace dumpscope::detail {
+
+// Whether this CPU runs AVX2 (asked once).
+bool cpuHasAvx2();
+
+struct DenseF32Block {
+    static constexpr std::size_t kMax = 1024; // one 4 KiB compare block of float32
+    alignas(32) double absDelta[kMax];        // |A-B| in double, as the scalar path computes it
+    alignas(32) std::uint32_t ulp[kMax];      // ULP distance; 0 exactly where the bits are equal
+    std::uint64_t nDiff = 0;                  // elements whose bits differ
+    std::uint64_t signedZero = 0;             // differing elements with |Δ| == 0 (+0 vs -0)
+    std::uint32_t maxUlp = 0;
+    double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
+    double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
+
+    // The histograms' counts of the dense blocks, element i in lane i % kLanes, so that
+    // neighbours falling in the same bin do not wait on each other's increment. Added to the
+    // buffer's histograms when it finishes; indices as in DeltaHistogram / UlpHistogram.
+    static constexpr std::size_t kLanes = 4;
+    static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
+    static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
+    std::uint64_t decades[kLanes][kDecades] = {};
+    std::uint64_t ulps[kLanes][kUlpBins] = {};
+};
+
+// Fills `out` for the first n elements of a and b (n a multiple of 8, at most kMax). Every
+// element must be finite on both sides (the caller's per-side scan says so).
+void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, DenseF32Block& out);
+
+// Whether denseF32 may be called: the CPU has AVX2, and no test has switched it off.
+bool denseF32Enabled();
+// Tests: run the word-at-a-time path everywhere (false) or the vector path where the CPU has
+// it (true, the default), to hold both to the same results; and how many blocks (of up to
+// kMax elements) the vector path has taken in this process, to know that it ran.
+void setDenseF32Allowed(bool allowed);
+std::uint64_t denseF32Blocks();
+
+} // namespace dumpscope::detail

@@ -1,0 +1,150 @@
+// The vector path for float32 blocks in which most elements differ (core/src/dense_f32.h)
+// against the simple per-element statistics and against the word-at-a-time path, on sides
+// where every block, some blocks or no block is dense, with +0 vs -0, sign flips, denormals,
+// ties in |Δ|, a NaN or Inf inside an otherwise dense block, and lengths that are not a
+// multiple of 8 or of a block.
+#include "dense_f32.h"
+#include "dumpscope/stats.h"
+
+#include "simple_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace dumpscope {
+namespace {
+
+using test::expectSameStats;
+using test::simpleStats;
+
+constexpr std::size_t kBlock = 1024; // float32 elements per 4 KiB compare block
+
+std::vector<unsigned char> toBytes(const std::vector<std::uint32_t>& v) {
+    std::vector<unsigned char> out(v.size() * 4);
+    std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
+// Finite float32 bits: any sign, any exponent below Inf's (zeros and denormals included).
+std::uint32_t finiteBits(std::mt19937_64& rng) {
+    const auto r = static_cast<std::uint32_t>(rng());
+    const std::uint32_t exp = static_cast<std::uint32_t>(rng() % 255);
+    return (r & 0x807fffffu) | exp << 23;
+}
+
+// A differing finite partner for x: a few ULP, a sign flip (+0 vs -0 for a zero), another
+// finite value, or x's own binade one ULP up (many equal |Δ|: ties in the kept entries).
+std::uint32_t partner(std::uint32_t x, std::mt19937_64& rng) {
+    for (;;) {
+        std::uint32_t y = x;
+        switch (rng() % 4) {
+        case 0: y = x + 1 + static_cast<std::uint32_t>(rng() % 4); break;
+        case 1: y = x ^ 0x80000000u; break;
+        case 2: y = finiteBits(rng); break;
+        default: y = x ^ 1u; break;
+        }
+        if (y != x && (y & 0x7f800000u) != 0x7f800000u) return y;
+    }
+}
+
+enum class Pattern { allDiffer, alternatingBlocks, quarterDiffer, specialInsideDense, tiesEverywhere };
+
+struct Case {
+    std::vector<unsigned char> a, b;
+};
+
+Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
+    std::vector<std::uint32_t> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = p == Pattern::tiesEverywhere ? 0x3f800000u + static_cast<std::uint32_t>(rng() % 1000) * 2
+                                            : finiteBits(rng);
+        const std::size_t block = i / kBlock;
+        bool differ = true;
+        if (p == Pattern::alternatingBlocks) differ = block % 3 == 1 ? rng() % 100 == 0 : rng() % 10 != 0;
+        if (p == Pattern::quarterDiffer) differ = rng() % 100 < 30;
+        b[i] = !differ ? a[i] : p == Pattern::tiesEverywhere ? a[i] + 1 : partner(a[i], rng);
+    }
+    if (p == Pattern::specialInsideDense && n > 4 * kBlock) {
+        a[2 * kBlock + 17] = 0x7fc00000u;  // NaN on A in block 2
+        b[4 * kBlock + 900] = 0xff800000u; // -Inf on B in block 4
+    }
+    return {toBytes(a), toBytes(b)};
+}
+
+BufferStats inPieces(const Case& c, std::mt19937_64& rng) {
+    const std::size_t n = c.a.size() / 4;
+    StatsAccumulator acc(DType::f32);
+    for (std::size_t off = 0, len = 0; off < n; off += len) {
+        len = std::min<std::size_t>(n - off, rng() % 3000); // pieces not a multiple of 8, 0 too
+        acc.addPair(c.a.data() + off * 4, c.b.data() + off * 4, len, off);
+    }
+    return acc.finish();
+}
+
+class DenseF32 : public ::testing::Test {
+protected:
+    void TearDown() override { detail::setDenseF32Allowed(true); }
+};
+
+TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
+    std::mt19937_64 rng(20261130);
+    const std::uint64_t blocksBefore = detail::denseF32Blocks();
+    for (Pattern p : {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
+                      Pattern::specialInsideDense, Pattern::tiesEverywhere})
+        for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}}) {
+            SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n));
+            const Case c = makeCase(p, n, rng);
+            detail::setDenseF32Allowed(true);
+            const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size());
+            const auto pieces = inPieces(c, rng);
+            detail::setDenseF32Allowed(false);
+            const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size());
+            const auto simple = simpleStats(DType::f32, c.a, c.b, {});
+            expectSameStats(vector, simple);
+            expectSameStats(pieces, simple);
+            expectSameStats(words, simple);
+            // What simpleStats does not compute: both paths must agree on them.
+            EXPECT_EQ(vector.multisetA, words.multisetA);
+            EXPECT_EQ(vector.multisetB, words.multisetB);
+            EXPECT_EQ(pieces.multisetA, words.multisetA);
+            EXPECT_EQ(pieces.multisetB, words.multisetB);
+            EXPECT_EQ(vector.hashA, words.hashA);
+            EXPECT_EQ(vector.hashB, words.hashB);
+        }
+    if (detail::cpuHasAvx2())
+        EXPECT_GT(detail::denseF32Blocks() - blocksBefore, 100u) << "the vector path never ran";
+    else
+        std::cout << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
+}
+
+// The vector path is not taken where it would not pay or could not be exact: a block with NaN
+// or Inf on a side, with a tolerance (per-element checks), and sparse blocks.
+TEST_F(DenseF32, IsSkippedForSpecialValuesTolerancesAndSparseBlocks) {
+    if (!detail::cpuHasAvx2()) GTEST_SKIP() << "this CPU has no AVX2: there is no vector path to skip";
+    std::mt19937_64 rng(7);
+    const auto count = [](const Case& c, const Tolerance& tol) {
+        const std::uint64_t before = detail::denseF32Blocks();
+        const auto s = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+        EXPECT_EQ(s.nDiff, simpleStats(DType::f32, c.a, c.b, tol).nDiff);
+        return detail::denseF32Blocks() - before;
+    };
+    const Case dense = makeCase(Pattern::allDiffer, 8 * kBlock, rng);
+    EXPECT_EQ(count(dense, {}), 7u); // every block after the first (which keeps the first entries)
+    Tolerance tol;
+    tol.ulp = 2;
+    EXPECT_EQ(count(dense, tol), 0u);
+    const Case special = makeCase(Pattern::specialInsideDense, 8 * kBlock, rng);
+    EXPECT_EQ(count(special, {}), 5u); // blocks 1, 3, 5, 6, 7: not 0 (first entries), 2 (NaN), 4 (Inf)
+    std::vector<std::uint32_t> a(8 * kBlock), b;
+    for (auto& x : a) x = finiteBits(rng);
+    b = a;
+    for (std::size_t i = 0; i < b.size(); i += 7) b[i] = partner(a[i], rng); // 1 in 7 < 1 in 4
+    EXPECT_EQ(count({toBytes(a), toBytes(b)}, {}), 0u);
+}
+
+} // namespace
+} // namespace dumpscope
