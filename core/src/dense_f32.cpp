@@ -15,20 +15,39 @@ std::atomic<bool> g_allowed{true};
 std::atomic<std::uint64_t> g_blocks{0};
 
 #if DUMPSCOPE_HAVE_AVX2
+// The bin of each ULP distance in 32-bit lanes (the exponent of its top bit, isolated first so
+// that the conversion to float is exact); `discard` where the distance is 0.
+__attribute__((target("avx2"))) inline __m256i ulpBins(__m256i ulp, __m256i isZero) {
+    __m256i top = ulp; // smear the top bit down, then keep only it
+    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 1));
+    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 2));
+    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 4));
+    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 8));
+    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 16));
+    top = _mm256_xor_si256(top, _mm256_srli_epi32(top, 1));
+    const __m256i biased = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top)), 23),
+                                            _mm256_set1_epi32(0xff)); // 2^31 converts negative: sign dropped
+    const __m256i discard = _mm256_set1_epi32(static_cast<int>(DenseF32Block::kUlpBins));
+    return _mm256_blendv_epi8(_mm256_sub_epi32(biased, _mm256_set1_epi32(127)), discard, isZero);
+}
+
 // Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
-// the sign), then both halves widened to double for |Δ| = |a-b| and the scale max(|a|,|b|).
-// |Δ| / scale is divided only when a lane could raise its maximum (|Δ| >= max * scale), as
-// the scalar path does.
+// the sign) and its bin, then both halves widened to double for |Δ| = |a-b| and the scale
+// max(|a|,|b|) (the decade of |Δ| is left to the scalar walk: a table gathered per lane is
+// slower than four loads on CPUs with the gather-data-sampling fix). |Δ| / scale is divided only when a lane could raise its maximum
+// (|Δ| >= max * scale), as the scalar path does.
 __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                               DenseF32Block& out) {
+                                               double heapFloor, DenseF32Block& out) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
     const __m256i one = _mm256_set1_epi32(1);
     const __m256i zeroI = _mm256_setzero_si256();
     const __m256d zero = _mm256_setzero_pd();
     const __m256d minusOne = _mm256_set1_pd(-1.0);
+    const __m256d floor = _mm256_set1_pd(heapFloor);
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
     __m256i equal = zeroI, maxUlp = zeroI, signedZero = zeroI;
     __m256d maxAbs = minusOne, maxRel = zero;
+    std::uint64_t candidates = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
@@ -37,10 +56,12 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), one);
         const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
         const __m256i ulp = _mm256_blendv_epi8(apart, across, flip);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
         const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
         equal = _mm256_sub_epi32(equal, eq);
         maxUlp = _mm256_max_epu32(maxUlp, ulp);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulpBin + i), ulpBins(ulp, eq));
+        const int differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xff;
+        if (differ) out.last = i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(differ)));
 
         const __m256d eqLanes[2] = {_mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(eq))),
                                     _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(eq, 1)))};
@@ -49,12 +70,18 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         const __m128 ys[2] = {_mm_castsi128_ps(_mm256_castsi256_si128(y)),
                               _mm_castsi128_ps(_mm256_extracti128_si256(y, 1))};
         for (int h = 0; h < 2; ++h) {
+            const std::size_t at = i + 4 * static_cast<std::size_t>(h);
             const __m256d vx = _mm256_cvtps_pd(xs[h]), vy = _mm256_cvtps_pd(ys[h]);
             const __m256d absDelta = _mm256_and_pd(_mm256_sub_pd(vx, vy), absMask);
-            _mm256_store_pd(out.absDelta + i + 4 * h, absDelta);
             maxAbs = _mm256_max_pd(maxAbs, _mm256_blendv_pd(absDelta, minusOne, eqLanes[h]));
-            const __m256d zeroDelta = _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ));
-            signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(zeroDelta));
+            const __m256d isZero = _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
+            signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], isZero)));
+            _mm256_store_pd(out.absDelta + at, absDelta);
+
+            const __m256d kept = _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, floor, _CMP_GE_OQ));
+            candidates |= static_cast<std::uint64_t>(_mm256_movemask_pd(kept)) << (at % 64);
+            if (at % 64 == 60) out.candidates[at / 64] = candidates, candidates = 0;
+
             const __m256d scale = _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
             const __m256d may = _mm256_cmp_pd(absDelta, _mm256_mul_pd(maxRel, scale), _CMP_GE_OQ);
             if (_mm256_movemask_pd(may)) [[unlikely]] {
@@ -64,6 +91,7 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             }
         }
     }
+    if (n % 64) out.candidates[n / 64] = candidates;
     alignas(32) std::uint32_t eq32[8], ulp32[8];
     alignas(32) std::uint64_t sz64[4];
     alignas(32) double abs64[4], rel64[4];
@@ -92,14 +120,15 @@ bool cpuHasAvx2() {
 #endif
 }
 
-void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, DenseF32Block& out) {
+void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
+              DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
-    out.nDiff = out.signedZero = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
+    out.nDiff = out.signedZero = out.last = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
     g_blocks.fetch_add(1, std::memory_order_relaxed);
 #if DUMPSCOPE_HAVE_AVX2
-    denseAvx2(a, b, n, out);
+    denseAvx2(a, b, n, heapFloor, out);
 #else
-    (void)a, (void)b, (void)n;
+    (void)a, (void)b, (void)n, (void)heapFloor;
 #endif
 }
 

@@ -1,14 +1,17 @@
 #pragma once
 
 // The vector half of the compare for float32 blocks in which most elements differ (issue 5,
-// target 2). The per-element figures that need no table or heap — ULP distance, |Δ|, and the
-// block's count, extremes and signed-zero differences — are computed 8 elements at a time
-// with AVX2; StatsAccumulator then walks the block's differences once for the histograms, the
-// multiset hashes and the kept entries. Machines without AVX2 keep the word-at-a-time path.
+// target 2). Everything per element that needs no table, multiply-high or heap — the ULP
+// distance and its histogram bin, |Δ|, the block's count, extremes, last difference and
+// signed-zero differences, and which elements could enter the kept largest |Δ| — is computed
+// 8 elements at a time with AVX2. StatsAccumulator then makes one branch-free scalar walk for
+// the histogram increments and the multiset hashes. Machines without AVX2 keep the
+// word-at-a-time path.
 #include "dumpscope/stats.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define DUMPSCOPE_HAVE_AVX2 1 // the compiler can build AVX2 functions; the CPU is asked at run time
@@ -23,27 +26,35 @@ bool cpuHasAvx2();
 
 struct DenseF32Block {
     static constexpr std::size_t kMax = 1024; // one 4 KiB compare block of float32
-    alignas(32) double absDelta[kMax];        // |A-B| in double, as the scalar path computes it
-    alignas(32) std::uint32_t ulp[kMax];      // ULP distance; 0 exactly where the bits are equal
-    std::uint64_t nDiff = 0;                  // elements whose bits differ
-    std::uint64_t signedZero = 0;             // differing elements with |Δ| == 0 (+0 vs -0)
+    static constexpr std::size_t kLanes = 4;
+    static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
+    static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
+
+    // Per element: |Δ| in double (0 where the bits are equal), and its bin in
+    // UlpHistogram::counts (kUlpBins, a bin nobody reads, where the bits are equal).
+    alignas(32) double absDelta[kMax];
+    alignas(32) std::uint32_t ulpBin[kMax];
+    // Bit i of word i / 64: element i differs and its |Δ| is at least the `heapFloor` given.
+    std::uint64_t candidates[kMax / 64];
+    std::uint64_t nDiff = 0;      // elements whose bits differ
+    std::uint64_t signedZero = 0; // differing elements with |Δ| == 0 (+0 vs -0)
+    std::uint64_t last = 0;       // the last differing element, when nDiff > 0
     std::uint32_t maxUlp = 0;
     double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
     double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
 
     // The histograms' counts of the dense blocks, element i in lane i % kLanes, so that
     // neighbours falling in the same bin do not wait on each other's increment. Added to the
-    // buffer's histograms when it finishes; indices as in DeltaHistogram / UlpHistogram.
-    static constexpr std::size_t kLanes = 4;
-    static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
-    static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
-    std::uint64_t decades[kLanes][kDecades] = {};
-    std::uint64_t ulps[kLanes][kUlpBins] = {};
+    // buffer's histograms when it finishes; the last bin of each is a discard bin for equal
+    // elements (and, in decades, |Δ| == 0).
+    std::uint64_t decades[kLanes][kDecades + 1] = {};
+    std::uint64_t ulps[kLanes][kUlpBins + 1] = {};
 };
 
-// Fills `out` for the first n elements of a and b (n a multiple of 8, at most kMax). Every
-// element must be finite on both sides (the caller's per-side scan says so).
-void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, DenseF32Block& out);
+// Fills `out`'s per-block fields for the first n elements of a and b (n a multiple of 8, at
+// most kMax). Every element must be finite on both sides (the caller's per-side scan says so).
+void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
+              DenseF32Block& out);
 
 // Whether denseF32 may be called: the CPU has AVX2, and no test has switched it off.
 bool denseF32Enabled();

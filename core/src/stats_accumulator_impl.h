@@ -13,6 +13,7 @@
 #include <xxhash.h>
 #endif
 
+#include "decade_table.h"
 #include "dense_f32.h"
 #include "element_traits.h"
 
@@ -41,21 +42,6 @@ inline bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
     if (x.absDelta != y.absDelta) return x.absDelta > y.absDelta;
     return x.index < y.index;
 }
-
-// deltaDecade's table (stats.cpp), per biased exponent of a normal double: the decade of the
-// binade's smallest value, and the power of ten inside the binade where the decade steps up
-// (+Inf when none is): a binade spans less than a decade.
-struct DecadeTable {
-    std::int16_t low[2048] = {};
-    double step[2048] = {};
-    DecadeTable();
-    // deltaDecade(x), inlined into the compare loop for positive normal x.
-    int decade(double x) const {
-        const std::uint64_t e = std::bit_cast<std::uint64_t>(x) >> 52; // the sign bit lands above 0x7ff
-        return e - 1 < 0x7fe ? low[e] + (x >= step[e]) : deltaDecade(x);
-    }
-};
-const DecadeTable& decadeTable();
 
 } // namespace dumpscope::detail
 

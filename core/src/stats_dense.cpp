@@ -1,47 +1,74 @@
-// The scalar half of a dense float32 block (see dense_f32.h): denseF32 has the ULP distances,
-// |Δ| and the block's extremes; one walk over the differing elements adds what needs a table,
-// a heap or a multiply per value — the two histograms, the multiset hashes, the kept largest.
+// The scalar half of a dense float32 block (see dense_f32.h): denseF32 has |Δ|, the ULP bins,
+// extremes and counts; one branch-free walk adds the |Δ| decades (a table lookup), the
+// histogram increments and the multiset hashes
+// (a 64x64->128 multiply per value, which AVX2 has no instruction for), then the few elements
+// that may enter the kept largest |Δ| are ranked in index order.
 #include "stats_accumulator_impl.h"
 
 namespace dumpscope {
 
+namespace {
+
+double absDeltaF32(std::uint32_t x, std::uint32_t y) {
+    return std::fabs(static_cast<double>(std::bit_cast<float>(x)) - static_cast<double>(std::bit_cast<float>(y)));
+}
+
+} // namespace
+
 void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
                                         std::uint64_t base, Tally& t) {
-    if (!dense) dense = std::make_unique<detail::DenseF32Block>();
-    detail::DenseF32Block& d = *dense;
-    detail::denseF32(a, b, n, d);
+    using Block = detail::DenseF32Block;
+    if (!dense) dense = std::make_unique<Block>();
+    Block& d = *dense;
+    detail::denseF32(a, b, n, t.heapFloor, d);
     if (d.nDiff == 0) return;
-    const detail::DecadeTable& decadeOf = detail::decadeTable();
     // Locals, not the Tally's fields: a histogram increment could alias those for the compiler.
     std::uint64_t msA0 = t.msA0, msA1 = t.msA1, msB0 = t.msB0, msB1 = t.msB1;
-    double heapFloor = t.heapFloor;
-    std::size_t last = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t ulp = d.ulp[i];
-        if (ulp == 0) continue;
-        last = i;
+    const detail::DecadeTable& table = detail::decadeTable();
+    const auto account = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
+        // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
         const double absDelta = d.absDelta[i];
-        const std::size_t lane = i % detail::DenseF32Block::kLanes;
-        if (absDelta != 0) ++d.decades[lane][decadeOf.decade(absDelta) - DeltaHistogram::kMinDecade]; // not +0 vs -0
-        ++d.ulps[lane][ulpBin(ulp)];
+        const std::uint64_t e = std::bit_cast<std::uint64_t>(absDelta) >> 52;
+        const std::size_t bin = static_cast<std::size_t>(table.low[e] + (absDelta >= table.step[e]) -
+                                                         DeltaHistogram::kMinDecade);
+        ++decades[e ? bin : Block::kDecades];
+        ++ulps[d.ulpBin[i]];
         const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
-        const std::uint64_t hx = detail::mum(x), hy = detail::mum(y);
+        const std::uint64_t differ = 0 - static_cast<std::uint64_t>(x != y);
+        const std::uint64_t hx = detail::mum(x) & differ, hy = detail::mum(y) & differ;
         msA0 += hx, msA1 += hx * hx, msB0 += hy, msB1 += hy * hy;
-        if (absDelta >= heapFloor) [[unlikely]] {
-            keepLargest({base + i, x, y, absDelta});
-            heapFloor = this->heapFloor();
-        }
+    };
+    static_assert(Block::kLanes == 4);
+    for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
+        account(i, d.decades[0], d.ulps[0]);
+        account(i + 1, d.decades[1], d.ulps[1]);
+        account(i + 2, d.decades[2], d.ulps[2]);
+        account(i + 3, d.decades[3], d.ulps[3]);
     }
     t.msA0 = msA0, t.msA1 = msA1, t.msB0 = msB0, t.msB1 = msB1;
-    t.heapFloor = heapFloor;
+    // Candidates had |Δ| >= the floor when the block began; the floor only rises, and the kept
+    // set does not depend on the order its entries arrive in.
+    for (std::size_t w = 0; w < (n + 63) / 64; ++w)
+        for (std::uint64_t bits = d.candidates[w]; bits; bits &= bits - 1) {
+            const std::size_t i = 64 * w + static_cast<std::size_t>(std::countr_zero(bits));
+            const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
+            const double absDelta = absDeltaF32(x, y);
+            if (absDelta >= t.heapFloor) {
+                keepLargest({base + i, x, y, absDelta});
+                t.heapFloor = heapFloor();
+            }
+        }
     t.nDiff += d.nDiff;
-    t.lastDiff = base + last;
+    t.lastDiff = base + d.last;
     t.signedZero += d.signedZero;
     t.maxUlp = std::max<std::uint64_t>(t.maxUlp, d.maxUlp);
     t.maxRel = std::max(t.maxRel, d.maxRel);
     if (d.maxAbs > t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order
         std::size_t i = 0;
-        while (d.ulp[i] == 0 || d.absDelta[i] != d.maxAbs) ++i;
+        for (;; ++i) {
+            const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
+            if (x != y && absDeltaF32(x, y) == d.maxAbs) break;
+        }
         t.maxAbs = d.maxAbs;
         t.maxAbsIndex = base + i;
     }
