@@ -15,6 +15,7 @@
 
 #include "decade_table.h"
 #include "dense_f32.h"
+#include "differing_words.h"
 #include "element_traits.h"
 
 #include <algorithm>
@@ -224,8 +225,8 @@ struct StatsAccumulator::Impl::Tally {
     }
 };
 
-// Finds the differing elements 32 bytes at a time (equal words cost two loads and an xor),
-// then each one inside a differing word by its lowest set bit. A difference of two finite
+// Finds the differing 8-byte words (32 bytes per compare with AVX2), then each differing
+// element inside a differing word by its lowest set bit. A difference of two finite
 // values is accounted here on the Tally; NaN and Inf (and an infinite |Δ|) go to addDiff.
 // A dense float32 block of finite values (`finite`: neither side holds NaN or Inf) after the
 // first kKeep differences goes to denseBlock in multiples of 8 elements, the rest comes here.
@@ -304,9 +305,9 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
             s.firstDiffs.push_back({index, x, y, absDelta});
         }
     };
-    // One call site for `one`, so that it is inlined and the Tally stays in registers: words
-    // of 8 bytes, and after an equal word the next ones 4 at a time while they are equal; the
-    // last partial word zero-padded.
+    // One call site for `one`, so that it is inlined and the Tally stays in registers: the
+    // differing 8-byte words as a bitmap (the last partial word zero-padded), then each
+    // differing element inside a word by its lowest set bit.
     const std::size_t words = n / kPerWord, rest = n % kPerWord * es;
     const auto word = [&](std::size_t w) {
         return loadLittle<std::uint64_t>(a + 8 * w) ^ loadLittle<std::uint64_t>(b + 8 * w);
@@ -317,23 +318,20 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         std::memcpy(&y, b + 8 * words, rest);
         return x ^ y;
     };
-    std::size_t next = vectorised / kPerWord; // the word after the one in `x`
-    std::uint64_t x = 0;
-    for (;;) {
-        while (x == 0 && next < words) {
-            x = word(next++);
-            if (x == 0)
-                while (next + 4 <= words && (word(next) | word(next + 1) | word(next + 2) | word(next + 3)) == 0)
-                    next += 4;
+    std::uint64_t differing[kBlockBytes / 8 / 64 + 1] = {};
+    detail::markDifferingWords(a, b, vectorised / kPerWord, words, differing);
+    if (rest && lastWord() != 0) differing[words / 64] |= std::uint64_t{1} << (words % 64);
+    for (std::size_t m = 0; m <= words / 64; ++m)
+        for (std::uint64_t bits = differing[m]; bits; bits &= bits - 1) {
+            const std::size_t w = 64 * m + static_cast<std::size_t>(std::countr_zero(bits));
+            for (std::uint64_t x = w < words ? word(w) : lastWord(); x;) {
+                const std::size_t k = static_cast<std::size_t>(std::countr_zero(x)) / (8 * es);
+                if constexpr (kPerWord == 1) x = 0;
+                else x &= ~(((std::uint64_t{1} << (8 * es)) - 1) << (8 * es * k));
+                const std::size_t i = w * kPerWord + k;
+                one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
+            }
         }
-        if (x == 0 && next == words && rest) x = lastWord(), ++next;
-        if (x == 0) break;
-        const std::size_t k = static_cast<std::size_t>(std::countr_zero(x)) / (8 * es);
-        if constexpr (kPerWord == 1) x = 0;
-        else x &= ~(((std::uint64_t{1} << (8 * es)) - 1) << (8 * es * k));
-        const std::size_t i = (next - 1) * kPerWord + k;
-        one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
-    }
     denseMode = (t.nDiff - nDiffBefore) * 4 >= n;
     t.store(*this);
 }
