@@ -61,6 +61,7 @@ MatrixView::MatrixView(QWidget* parent) : QTableView(parent) {
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setTabKeyNavigation(false); // Tab leaves the matrix; arrows move inside it
     setShowGrid(false);
+    setWordWrap(false); // single-line cells: a wrapped text layout per cell made each repaint slow
     setMouseTracking(true); // tooltips per cell
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setMinimumSectionSize(48);

@@ -159,6 +159,7 @@ void VerdictPanel::clear() {
         font.setBold(false);
         (*it)->setFont(0, font);
     }
+    m_cleared = true;
 }
 
 QString VerdictPanel::interpretation() const {
@@ -172,13 +173,15 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     }
     const auto& analysis = *snapshot->analysis;
     if (!snapshot->finished) {
-        clear();
+        // Restyling every tree item on each progress update stalled the event loop.
+        if (!m_cleared) clear();
         m_headline->setText(analysis.cancelled ? tr("Analysis cancelled: no verdict")
                                                : tr("Analysing… %1 of %2 buffers compared")
                                                      .arg(snapshot->nDone)
                                                      .arg(snapshot->total));
         return;
     }
+    m_cleared = false;
     const auto& verdict = analysis.verdict;
     if (verdict.exitCode == 0) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));

@@ -57,4 +57,5 @@ class VerdictPanel : public QWidget {
     QTreeWidgetItem* m_anyNode = nullptr;
     QTreeWidgetItem* m_divergeNode = nullptr;
     std::vector<LinkTarget> m_links;
+    bool m_cleared = false; // the panel shows no verdict: progress updates touch the headline only
 };
