@@ -89,9 +89,12 @@ struct StatsAccumulator::Impl {
     }
 
     template <typename Tr> bool scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
+    template <typename Tr>
+    void countSpecials(const unsigned char* p, std::size_t n, std::uint64_t special, bool sideA, bool sideB);
     template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
     template <typename Tr>
-    void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, bool finite);
+    void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, bool finite,
+                   std::uint64_t* marked);
     template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
     void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta, double scale);
     struct Tally;
@@ -160,21 +163,29 @@ bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, boo
         const detail::SideScan r = detail::scanMagnitudes<Tr>(p, n);
         if (sideA) maxMagA = std::max(maxMagA, r.maxMag);
         if (sideB) maxMagB = std::max(maxMagB, r.maxMag);
-        if (r.special == 0) return false;
-        std::uint64_t nan = 0;
-        for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
-        const std::uint64_t inf = r.special - nan;
-        if (sideA) s.nanA += nan, s.infA += inf;
-        if (sideB) s.nanB += nan, s.infB += inf;
-        return true;
+        countSpecials<Tr>(p, n, r.special, sideA, sideB);
+        return r.special != 0;
     } else {
         (void)p, (void)n, (void)sideA, (void)sideB;
         return false;
     }
 }
 
+// `special` NaN and Inf elements were seen in these n: which are which.
+template <typename Tr>
+void StatsAccumulator::Impl::countSpecials(const unsigned char* p, std::size_t n, std::uint64_t special, bool sideA,
+                                           bool sideB) {
+    if (special == 0) return;
+    std::uint64_t nan = 0;
+    for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
+    const std::uint64_t inf = special - nan;
+    if (sideA) s.nanA += nan, s.infA += inf;
+    if (sideB) s.nanB += nan, s.infB += inf;
+}
+
 // Block by block: equal blocks (one memcmp) cost a scan and a hash of one side; the others
-// are scanned per side and searched for their differences a word at a time.
+// are scanned per side and searched for their differences (float32 with AVX2: both sides
+// scanned and their differing words marked in one pass).
 template <typename Tr>
 void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
                                      std::uint64_t base) {
@@ -190,9 +201,21 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
             scanSide<Tr>(pa, len, true, true);
             continue;
         }
+        if constexpr (std::is_same_v<Tr, F32>) {
+            if (detail::denseF32Enabled()) {
+                std::uint64_t marked[kBlockBytes / 8 / 64 + 1] = {};
+                const detail::PairScanF32 r = detail::scanAndMarkF32(pa, pb, len, marked);
+                maxMagA = std::max<std::uint64_t>(maxMagA, r.maxMagA);
+                maxMagB = std::max<std::uint64_t>(maxMagB, r.maxMagB);
+                countSpecials<Tr>(pa, len, r.specialA, true, false);
+                countSpecials<Tr>(pb, len, r.specialB, false, true);
+                diffBlock<Tr>(pa, pb, len, base + start, r.specialA == 0 && r.specialB == 0, marked);
+                continue;
+            }
+        }
         const bool specialA = scanSide<Tr>(pa, len, true, false);
         const bool specialB = scanSide<Tr>(pb, len, false, true);
-        diffBlock<Tr>(pa, pb, len, base + start, !specialA && !specialB);
+        diffBlock<Tr>(pa, pb, len, base + start, !specialA && !specialB, nullptr);
     }
 }
 
@@ -230,9 +253,10 @@ struct StatsAccumulator::Impl::Tally {
 // values is accounted here on the Tally; NaN and Inf (and an infinite |Δ|) go to addDiff.
 // A dense float32 block of finite values (`finite`: neither side holds NaN or Inf) after the
 // first kKeep differences goes to denseBlock in multiples of 8 elements, the rest comes here.
+// `marked`, when given, already holds the block's differing full words.
 template <typename Tr>
 void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                       std::uint64_t base, bool finite) {
+                                       std::uint64_t base, bool finite, std::uint64_t* marked) {
     using Bits = typename Tr::Bits;
     constexpr std::size_t es = sizeof(Bits), kPerWord = 8 / es;
     Tally t(*this);
@@ -318,8 +342,15 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         std::memcpy(&y, b + 8 * words, rest);
         return x ^ y;
     };
-    std::uint64_t differing[kBlockBytes / 8 / 64 + 1] = {};
-    detail::markDifferingWords(a, b, vectorised / kPerWord, words, differing);
+    std::uint64_t own[kBlockBytes / 8 / 64 + 1] = {};
+    std::uint64_t* const differing = marked ? marked : own;
+    const std::size_t first = vectorised / kPerWord; // words before it were accounted by denseBlock
+    if (marked) {
+        std::fill(differing, differing + first / 64, std::uint64_t{0});
+        if (first % 64) differing[first / 64] &= ~std::uint64_t{0} << (first % 64);
+    } else {
+        detail::markDifferingWords(a, b, first, words, differing);
+    }
     if (rest && lastWord() != 0) differing[words / 64] |= std::uint64_t{1} << (words % 64);
     for (std::size_t m = 0; m <= words / 64; ++m)
         for (std::uint64_t bits = differing[m]; bits; bits &= bits - 1) {
