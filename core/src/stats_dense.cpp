@@ -13,6 +13,24 @@ double absDeltaF32(std::uint32_t x, std::uint32_t y) {
     return std::fabs(static_cast<double>(std::bit_cast<float>(x)) - static_cast<double>(std::bit_cast<float>(y)));
 }
 
+struct MultisetSums {
+    std::uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+};
+
+// The multiset hashes' sums over the differing elements of n float32 pairs, branch-free. A
+// function of its own so that the four sums stay in registers (inlined into denseBlock, GCC
+// kept three of them on the stack: a store-to-load chain through memory per element).
+[[gnu::noinline]] MultisetSums multisetSums(const unsigned char* a, const unsigned char* b, std::size_t n) {
+    MultisetSums s;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
+        const std::uint64_t differ = 0 - static_cast<std::uint64_t>(x != y);
+        const std::uint64_t hx = detail::mum(x) & differ, hy = detail::mum(y) & differ;
+        s.a0 += hx, s.a1 += hx * hx, s.b0 += hy, s.b1 += hy * hy;
+    }
+    return s;
+}
+
 } // namespace
 
 void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
@@ -22,30 +40,27 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     Block& d = *dense;
     detail::denseF32(a, b, n, t.heapFloor, d);
     if (d.nDiff == 0) return;
-    // Locals, not the Tally's fields: a histogram increment could alias those for the compiler.
-    std::uint64_t msA0 = t.msA0, msA1 = t.msA1, msB0 = t.msB0, msB1 = t.msB1;
+    // Two walks, each with few enough live values to stay in registers (one walk spilled the
+    // hash sums to the stack, chaining every element through memory).
     const detail::DecadeTable& table = detail::decadeTable();
-    const auto account = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
+    const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
         // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
         const double absDelta = d.absDelta[i];
         const std::uint64_t e = std::bit_cast<std::uint64_t>(absDelta) >> 52;
-        const std::size_t bin = static_cast<std::size_t>(table.low[e] + (absDelta >= table.step[e]) -
-                                                         DeltaHistogram::kMinDecade);
-        ++decades[e ? bin : Block::kDecades];
+        const std::size_t decade = static_cast<std::size_t>(table.low[e] + (absDelta >= table.step[e]) -
+                                                            DeltaHistogram::kMinDecade);
+        ++decades[e ? decade : Block::kDecades];
         ++ulps[d.ulpBin[i]];
-        const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
-        const std::uint64_t differ = 0 - static_cast<std::uint64_t>(x != y);
-        const std::uint64_t hx = detail::mum(x) & differ, hy = detail::mum(y) & differ;
-        msA0 += hx, msA1 += hx * hx, msB0 += hy, msB1 += hy * hy;
     };
     static_assert(Block::kLanes == 4);
     for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
-        account(i, d.decades[0], d.ulps[0]);
-        account(i + 1, d.decades[1], d.ulps[1]);
-        account(i + 2, d.decades[2], d.ulps[2]);
-        account(i + 3, d.decades[3], d.ulps[3]);
+        bin(i, d.decades[0], d.ulps[0]);
+        bin(i + 1, d.decades[1], d.ulps[1]);
+        bin(i + 2, d.decades[2], d.ulps[2]);
+        bin(i + 3, d.decades[3], d.ulps[3]);
     }
-    t.msA0 = msA0, t.msA1 = msA1, t.msB0 = msB0, t.msB1 = msB1;
+    const MultisetSums sums = multisetSums(a, b, n);
+    t.msA0 += sums.a0, t.msA1 += sums.a1, t.msB0 += sums.b0, t.msB1 += sums.b1;
     // Candidates had |Δ| >= the floor when the block began; the floor only rises, and the kept
     // set does not depend on the order its entries arrive in.
     for (std::size_t w = 0; w < (n + 63) / 64; ++w)
