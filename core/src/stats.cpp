@@ -106,16 +106,6 @@ void StatsAccumulator::Impl::placeDiff(std::uint64_t index) {
     ++s.colDiffs[shapeCol];
 }
 
-bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
-    if (std::isnan(absDelta)) return false; // NaN against a number
-    if (absDelta == 0) return true;         // +0 against -0
-    bool ok = true;
-    if (tolerance.atol || tolerance.rtol)
-        ok = absDelta <= tolerance.atol.value_or(0.0) + tolerance.rtol.value_or(0.0) * std::fabs(b);
-    if (tolerance.ulp) ok = ok && ulp && *ulp <= *tolerance.ulp;
-    return ok;
-}
-
 void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
     // std heap functions keep the "largest" by comparator at the front; with largerDelta the
     // front is the smallest kept entry, the one to evict.
