@@ -1,5 +1,6 @@
 // The result cache behind incremental reload and --watch: an unchanged pair is not read again,
-// a change of size, modification time or comparison options is, and it holds on two threads.
+// a change of size, modification time, change time or comparison options is, and it holds on
+// two threads.
 #include "dumpscope/result_cache.h"
 
 #include "run_fixture.h"
@@ -31,15 +32,20 @@ void setMtime(const fs::path& file, std::int64_t ns) {
     ASSERT_EQ(::utimensat(AT_FDCWD, file.c_str(), times, 0), 0);
 }
 
-// Flips a bit of run B's file and puts its modification time back: same identity, other bytes.
-// Whoever reads the file sees the difference; whoever trusts the cache cannot.
-void perturbKeepingIdentity(const TempDir& dir, std::uint64_t step, const std::string& file) {
+// Flips a bit of run B's file in place and puts its modification time back (as touch -d,
+// rsync -t or cp -p would): same inode, size and modification time, other bytes. Only the
+// change time, which nobody can set, tells.
+void perturbKeepingSizeAndMtime(const TempDir& dir, std::uint64_t step, const std::string& file) {
     const auto path = dumpPath(dir, "b", step, file);
     const auto before = dumpscope::fileIdentity(path);
     ASSERT_TRUE(before);
     dumpscope::test::perturb(dir, step, file);
     setMtime(path, before->mtimeNs);
-    ASSERT_EQ(dumpscope::fileIdentity(path), before);
+    const auto after = dumpscope::fileIdentity(path);
+    ASSERT_TRUE(after);
+    ASSERT_EQ(after->inode, before->inode);
+    ASSERT_EQ(after->size, before->size);
+    ASSERT_EQ(after->mtimeNs, before->mtimeNs);
 }
 
 const dumpscope::BufferResult& find(const dumpscope::Analysis& an, std::uint64_t step, const std::string& name) {
@@ -71,16 +77,30 @@ TEST(ResultCache, UnchangedFilesAreNotReadAgain) {
     EXPECT_EQ(s.hits, 0u);
     EXPECT_EQ(s.entries, pairs);
 
-    // The bytes change but not the identity: a re-read would find the divergence, the cache not.
-    perturbKeepingIdentity(dir, 1, "h_q_logits");
+    // Nothing changed: every pair is answered from the cache, no file is opened.
     const auto second = c.run(dir);
     s = c.cache->stats();
     EXPECT_EQ(s.hits, pairs);
+    EXPECT_EQ(s.misses, pairs);
     EXPECT_EQ(s.filesRead, 2 * pairs);
-    EXPECT_EQ(find(second, 1, "q_logits").status, dumpscope::Status::equal);
     EXPECT_EQ(second.verdict.exitCode, 0);
-    // Without the cache the same directory diverges: the test above really did not read it.
-    EXPECT_EQ(dumpscope::analyze(dir / "a", dir / "b").verdict.exitCode, 1);
+}
+
+// New bytes under the old size and modification time: the change time moved, so the pair is
+// read again and its divergence found (the cache used to trust size and mtime alone).
+TEST(ResultCache, NewBytesUnderTheOldModificationTimeAreReadAgain) {
+    TempDir dir;
+    dumpscope::test::writeRunPair(dir, {0, 1});
+    Cached c;
+    const std::uint64_t pairs = c.run(dir).buffers.size();
+    perturbKeepingSizeAndMtime(dir, 1, "h_q_logits");
+    const auto again = c.run(dir);
+    const auto s = c.cache->stats();
+    EXPECT_EQ(s.misses, pairs + 1);
+    EXPECT_EQ(s.hits, pairs - 1);
+    EXPECT_EQ(s.filesRead, 2 * pairs + 2);
+    EXPECT_EQ(find(again, 1, "q_logits").status, dumpscope::Status::diverge);
+    EXPECT_EQ(again.verdict.exitCode, 1);
 }
 
 TEST(ResultCache, ChangedModificationTimeIsReadAgain) {
@@ -88,7 +108,7 @@ TEST(ResultCache, ChangedModificationTimeIsReadAgain) {
     dumpscope::test::writeRunPair(dir, {0, 1});
     Cached c;
     const std::uint64_t pairs = c.run(dir).buffers.size();
-    perturbKeepingIdentity(dir, 1, "h_q_logits");
+    perturbKeepingSizeAndMtime(dir, 1, "h_q_logits");
     const auto path = dumpPath(dir, "b", 1, "h_q_logits");
     setMtime(path, dumpscope::fileIdentity(path)->mtimeNs + 1); // one nanosecond is enough
     const auto again = c.run(dir);

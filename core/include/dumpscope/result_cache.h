@@ -11,12 +11,14 @@
 
 namespace dumpscope {
 
-// What identifies a file's content without reading it: where it lives and the size and
-// modification time the file system reports. A file rewritten with the same size inside one
-// tick of the file system's clock keeps its identity; that is the price of not reading it.
+// What identifies a file's content without reading it: where it lives, and the size,
+// modification time and change time the file system reports. The change time cannot be set
+// back, so new bytes under an old modification time (touch -d, rsync -t, cp -p) are seen. A
+// file rewritten with the same size inside one tick of the file system's clock keeps its
+// identity; that is the price of not reading it.
 struct FileIdentity {
     std::uint64_t device = 0, inode = 0, size = 0;
-    std::int64_t mtimeNs = 0;
+    std::int64_t mtimeNs = 0, ctimeNs = 0;
     bool operator==(const FileIdentity&) const = default;
 };
 // stat() of the path (following symlinks, as the scan does); nullopt when it cannot be stat'ed.
@@ -25,7 +27,7 @@ std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
 // Remembers each buffer pair's comparison so that an unchanged pair is never read again: the
 // incremental reload of the window and the polling of `dumpscope-cli --watch`. One entry per
 // pair of files (device and inode of both sides); it is used only when both files still have
-// the size and modification time it was computed from and everything else that shapes the
+// the size, modification and change time it was computed from and everything else that shapes the
 // result (element type, resolved shape, tolerance, rounding threshold) is the same, and is
 // replaced otherwise. Errors and changed_while_reading are never kept: they are retried.
 // Thread-safe: analyze() calls it from all its threads.
