@@ -123,4 +123,13 @@ inline void expectSameStats(const BufferStats& fast, const BufferStats& simple) 
     expectSameDiffs(fast.largestDiffs, simple.largestDiffs);
 }
 
+// What simpleStats does not compute — each side's XXH3 and the multiset hashes — must still
+// agree between two fast paths over the same bytes.
+inline void expectSameHashes(const BufferStats& x, const BufferStats& y) {
+    EXPECT_EQ(x.hashA, y.hashA);
+    EXPECT_EQ(x.hashB, y.hashB);
+    EXPECT_EQ(x.multisetA, y.multisetA);
+    EXPECT_EQ(x.multisetB, y.multisetB);
+}
+
 } // namespace dumpscope::test
