@@ -37,7 +37,7 @@ __attribute__((target("avx2"))) inline __m256i ulpBins(__m256i ulp, __m256i isZe
 // slower than four loads on CPUs with the gather-data-sampling fix). |Δ| / scale is divided only when a lane could raise its maximum
 // (|Δ| >= max * scale), as the scalar path does.
 __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                               double heapFloor, DenseF32Block& out) {
+                                               double heapFloor, const Tolerance* tolerance, DenseF32Block& out) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
     const __m256i one = _mm256_set1_epi32(1);
     const __m256i zeroI = _mm256_setzero_si256();
@@ -45,7 +45,16 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     const __m256d minusOne = _mm256_set1_pd(-1.0);
     const __m256d floor = _mm256_set1_pd(heapFloor);
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    __m256i equal = zeroI, maxUlp = zeroI, signedZero = zeroI;
+    // withinTolerance: |Δ| <= atol + rtol*|b| when either is given, ULP <= ulp when given, and
+    // +0 vs -0 always (the multiply and the add are separate instructions, as in the scalar path).
+    const bool useAbs = tolerance && (tolerance->atol || tolerance->rtol);
+    const bool useUlp = tolerance && tolerance->ulp;
+    const __m256d atol = _mm256_set1_pd(tolerance ? tolerance->atol.value_or(0.0) : 0.0);
+    const __m256d rtol = _mm256_set1_pd(tolerance ? tolerance->rtol.value_or(0.0) : 0.0);
+    const __m256i ulpLimit = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
+        useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)));
+    const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
+    __m256i equal = zeroI, maxUlp = zeroI, signedZero = zeroI, outside = zeroI;
     __m256d maxAbs = minusOne, maxRel = zero;
     std::uint64_t candidates = 0;
     for (std::size_t i = 0; i < n; i += 8) {
@@ -60,6 +69,10 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         equal = _mm256_sub_epi32(equal, eq);
         maxUlp = _mm256_max_epu32(maxUlp, ulp);
         _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulpBin + i), ulpBins(ulp, eq));
+        const __m256i ulpOk = _mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit);
+        const __m256d ulpOkLanes[2] = {
+            _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(ulpOk))),
+            _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(ulpOk, 1)))};
         const int differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xff;
         if (differ) out.last = i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(differ)));
 
@@ -77,6 +90,16 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             const __m256d isZero = _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
             signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], isZero)));
             _mm256_store_pd(out.absDelta + at, absDelta);
+            if (tolerance) {
+                __m256d within = ulpOkLanes[h];
+                if (useAbs) {
+                    const __m256d limit = _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_and_pd(vy, absMask)));
+                    within = _mm256_and_pd(within, _mm256_cmp_pd(absDelta, limit, _CMP_LE_OQ));
+                }
+                within = _mm256_or_pd(within, isZero);
+                const __m256d notWithin = _mm256_xor_pd(within, _mm256_castsi256_pd(allOnes));
+                outside = _mm256_sub_epi64(outside, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], notWithin)));
+            }
 
             const __m256d kept = _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, floor, _CMP_GE_OQ));
             candidates |= static_cast<std::uint64_t>(_mm256_movemask_pd(kept)) << (at % 64);
@@ -93,7 +116,9 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     }
     if (n % 64) out.candidates[n / 64] = candidates;
     alignas(32) std::uint32_t eq32[8], ulp32[8];
-    alignas(32) std::uint64_t sz64[4];
+    alignas(32) std::uint64_t sz64[4], out64[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out64), outside);
+    out.outside = out64[0] + out64[1] + out64[2] + out64[3];
     alignas(32) double abs64[4], rel64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
     _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
@@ -121,14 +146,14 @@ bool cpuHasAvx2() {
 }
 
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
-              DenseF32Block& out) {
+              const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
-    out.nDiff = out.signedZero = out.last = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
+    out.nDiff = out.signedZero = out.last = out.outside = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
     g_blocks.fetch_add(1, std::memory_order_relaxed);
 #if DUMPSCOPE_HAVE_AVX2
-    denseAvx2(a, b, n, heapFloor, out);
+    denseAvx2(a, b, n, heapFloor, tolerance, out);
 #else
-    (void)a, (void)b, (void)n, (void)heapFloor;
+    (void)a, (void)b, (void)n, (void)heapFloor, (void)tolerance;
 #endif
 }
 

@@ -42,6 +42,7 @@ struct DenseF32Block {
     std::uint32_t maxUlp = 0;
     double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
     double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
+    std::uint64_t outside = 0; // differing elements the tolerance given does not allow
 
     // The histograms' counts of the dense blocks, element i in lane i % kLanes, so that
     // neighbours falling in the same bin do not wait on each other's increment. Added to the
@@ -53,8 +54,9 @@ struct DenseF32Block {
 
 // Fills `out`'s per-block fields for the first n elements of a and b (n a multiple of 8, at
 // most kMax). Every element must be finite on both sides (the caller's per-side scan says so).
+// `tolerance` (may be null) is checked as StatsAccumulator's withinTolerance checks it.
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
-              DenseF32Block& out);
+              const Tolerance* tolerance, DenseF32Block& out);
 
 // Whether denseF32 (and markDifferingWords' AVX2 loop) may be called: the CPU has AVX2, and no
 // test has switched the vector paths off.

@@ -283,7 +283,9 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
     blockLength = n, blockStartDiffs = t.nDiff;
     std::size_t vectorised = 0; // elements [0, vectorised) accounted by denseBlock
     if constexpr (std::is_same_v<Tr, F32>) {
-        if (denseMode && finite && !extras && t.nDiff >= BufferStats::kKeep && detail::denseF32Enabled()) {
+        // A tolerance is checked in the vector path too; per-row counts (a shape) are not.
+        if (denseMode && finite && s.rowDiffs.empty() && t.nDiff >= BufferStats::kKeep &&
+            detail::denseF32Enabled()) {
             vectorised = n / 8 * 8;
             denseBlock(a, b, vectorised, base, t);
         }

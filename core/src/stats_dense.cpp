@@ -38,7 +38,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     using Block = detail::DenseF32Block;
     if (!dense) dense = std::make_unique<Block>();
     Block& d = *dense;
-    detail::denseF32(a, b, n, t.heapFloor, d);
+    detail::denseF32(a, b, n, t.heapFloor, tolerance.any() ? &tolerance : nullptr, d);
     if (d.nDiff == 0) return;
     // Two walks, each with few enough live values to stay in registers (one walk spilled the
     // hash sums to the stack, chaining every element through memory).
@@ -76,6 +76,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     t.nDiff += d.nDiff;
     t.lastDiff = base + d.last;
     t.signedZero += d.signedZero;
+    s.outsideTolerance += d.outside;
     t.maxUlp = std::max<std::uint64_t>(t.maxUlp, d.maxUlp);
     t.maxRel = std::max(t.maxRel, d.maxRel);
     if (d.maxAbs > t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order

@@ -51,7 +51,7 @@ std::uint32_t partner(std::uint32_t x, std::mt19937_64& rng) {
     }
 }
 
-enum class Pattern { allDiffer, alternatingBlocks, quarterDiffer, specialInsideDense, tiesEverywhere };
+enum class Pattern { allDiffer, alternatingBlocks, quarterDiffer, specialInsideDense, tiesEverywhere, onTheLimit };
 
 struct Case {
     std::vector<unsigned char> a, b;
@@ -68,6 +68,12 @@ Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
         if (p == Pattern::quarterDiffer) differ = rng() % 100 < 30;
         b[i] = !differ ? a[i] : p == Pattern::tiesEverywhere ? a[i] + 1 : partner(a[i], rng);
     }
+    // B = 1 and A = 1 - 2^-20 or 1 - 2^-19: |Δ| is exactly rtol * |B| (within) or twice it
+    // (outside) for rtol = 2^-20, and more than rtol * |A| either way: the limit uses B's value.
+    if (p == Pattern::onTheLimit)
+        for (std::size_t i = 0; i < n; ++i) a[i] = i % 3 ? 0x3f7ffff0u : 0x3f7fffe0u, b[i] = 0x3f800000u;
+    if (p == Pattern::allDiffer)
+        for (std::size_t i = 0; i < n; i += 97) a[i] = 0, b[i] = 0x80000000u; // +0 vs -0: |Δ| 0, 1 ULP
     if (p == Pattern::specialInsideDense && n > 4 * kBlock) {
         a[2 * kBlock + 17] = 0x7fc00000u;  // NaN on A in block 2
         b[4 * kBlock + 900] = 0xff800000u; // -Inf on B in block 4
@@ -75,9 +81,9 @@ Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
     return {toBytes(a), toBytes(b)};
 }
 
-BufferStats inPieces(const Case& c, std::mt19937_64& rng) {
+BufferStats inPieces(const Case& c, std::mt19937_64& rng, const Tolerance& tol) {
     const std::size_t n = c.a.size() / 4;
-    StatsAccumulator acc(DType::f32);
+    StatsAccumulator acc(DType::f32, tol);
     for (std::size_t off = 0, len = 0; off < n; off += len) {
         len = std::min<std::size_t>(n - off, rng() % 3000); // pieces not a multiple of 8, 0 too
         acc.addPair(c.a.data() + off * 4, c.b.data() + off * 4, len, off);
@@ -90,35 +96,56 @@ protected:
     void TearDown() override { detail::setDenseF32Allowed(true); }
 };
 
+// No tolerance; absolute and relative; ULP; all three; rtol exactly 2^-20 (onTheLimit's
+// boundary); ULP 0, which only +0 vs -0 passes (the vector path checks each as withinTolerance
+// does, and counts what it does not allow).
+std::vector<Tolerance> tolerances() {
+    Tolerance absRel, ulp, all, limit, none;
+    absRel.atol = 1e-30, absRel.rtol = 1e-6;
+    ulp.ulp = 2;
+    all.atol = 1e-30, all.rtol = 1e-6, all.ulp = 3;
+    limit.rtol = 0x1p-20;
+    none.ulp = 0;
+    return {Tolerance{}, absRel, ulp, all, limit, none};
+}
+
 TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
     std::mt19937_64 rng(20261130);
     const std::uint64_t blocksBefore = detail::denseF32Blocks();
     for (Pattern p : {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
-                      Pattern::specialInsideDense, Pattern::tiesEverywhere})
-        for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}}) {
-            SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n));
+                      Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit})
+        for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}})
+            for (const Tolerance& tol : tolerances()) {
+            SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n) +
+                         " tolerance " + std::to_string(tol.atol.has_value()) + std::to_string(tol.ulp.has_value()));
             const Case c = makeCase(p, n, rng);
             detail::setDenseF32Allowed(true);
-            const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size());
-            const auto pieces = inPieces(c, rng);
+            const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+            const auto pieces = inPieces(c, rng, tol);
             detail::setDenseF32Allowed(false);
-            const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size());
-            const auto simple = simpleStats(DType::f32, c.a, c.b, {});
+            const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+            const auto simple = simpleStats(DType::f32, c.a, c.b, tol);
+            if (tol.any() && simple.nDiff > 100 && p != Pattern::tiesEverywhere && p != Pattern::onTheLimit &&
+                tol.ulp != std::uint64_t{0}) { // ties are all 1 ULP; ULP 0 allows nothing there
+                // The tolerance splits the differences, so a miscount cannot hide at 0 or n_diff.
+                EXPECT_GT(simple.outsideTolerance, 0u);
+                EXPECT_LT(simple.outsideTolerance, simple.nDiff);
+            }
             expectSameStats(vector, simple);
             expectSameStats(pieces, simple);
             expectSameStats(words, simple);
             test::expectSameHashes(vector, words);
             test::expectSameHashes(pieces, words);
-        }
+            }
     if (detail::cpuHasAvx2())
         EXPECT_GT(detail::denseF32Blocks() - blocksBefore, 100u) << "the vector path never ran";
     else
         std::cout << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
 }
 
-// The vector path is not taken where it would not pay or could not be exact: a block with NaN
-// or Inf on a side, with a tolerance (per-element checks), and sparse blocks.
-TEST_F(DenseF32, IsSkippedForSpecialValuesTolerancesAndSparseBlocks) {
+// The vector path is taken with a tolerance, and not where it would not pay or could not be
+// exact: a block with NaN or Inf on a side, a shaped buffer (per-row counts), sparse blocks.
+TEST_F(DenseF32, IsSkippedForSpecialValuesShapesAndSparseBlocks) {
     if (!detail::cpuHasAvx2()) GTEST_SKIP() << "this CPU has no AVX2: there is no vector path to skip";
     std::mt19937_64 rng(7);
     const auto count = [](const Case& c, const Tolerance& tol) {
@@ -131,7 +158,13 @@ TEST_F(DenseF32, IsSkippedForSpecialValuesTolerancesAndSparseBlocks) {
     EXPECT_EQ(count(dense, {}), 7u); // every block after the first (which keeps the first entries)
     Tolerance tol;
     tol.ulp = 2;
-    EXPECT_EQ(count(dense, tol), 0u);
+    EXPECT_EQ(count(dense, tol), 7u);
+    const std::uint64_t before = detail::denseF32Blocks();
+    StatsAccumulator shaped(DType::f32);
+    shaped.setShape(8, kBlock);
+    shaped.addPair(dense.a.data(), dense.b.data(), 8 * kBlock, 0);
+    EXPECT_EQ(shaped.finish().nDiff, 8 * kBlock);
+    EXPECT_EQ(detail::denseF32Blocks() - before, 0u);
     const Case special = makeCase(Pattern::specialInsideDense, 8 * kBlock, rng);
     EXPECT_EQ(count(special, {}), 5u); // blocks 1, 3, 5, 6, 7: not 0 (first entries), 2 (NaN), 4 (Inf)
     std::vector<std::uint32_t> a(8 * kBlock), b;
