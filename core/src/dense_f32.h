@@ -3,9 +3,10 @@
 // The vector half of the compare for float32 blocks in which most elements differ (issue 5,
 // target 2). Everything per element that needs no table, multiply-high or heap — the ULP
 // distance and its histogram bin, |Δ|, the block's count, extremes, last difference and
-// signed-zero differences, and which elements could enter the kept largest |Δ| — is computed
-// 8 elements at a time with AVX2. StatsAccumulator then makes one branch-free scalar walk for
-// the histogram increments and the multiset hashes. Machines without AVX2 keep the
+// signed-zero differences, which elements could enter the kept largest |Δ|, and the
+// differences a tolerance does not allow — is computed 8 elements at a time with AVX2.
+// StatsAccumulator then makes two branch-free scalar walks: the |Δ| decades (a table lookup)
+// with the histogram increments, and the multiset hashes. Machines without AVX2 keep the
 // word-at-a-time path.
 #include "dumpscope/stats.h"
 
