@@ -1,4 +1,5 @@
 #include "analysis_worker.h"
+#include "background_job.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/result_cache.h"
@@ -11,15 +12,12 @@
 #include <filesystem>
 #include <thread>
 
-struct AnalysisWorker::Job {
+struct AnalysisWorker::Job : BackgroundJob {
     quint64 sequence = 0;
     std::filesystem::path runA, runB;
     dumpscope::AnalyzeOptions options;
-    std::atomic<bool> stop{false};
-    std::atomic<bool> exited{false};
     // Set while a progress snapshot is queued for the GUI; the next one waits for it.
     std::atomic<bool> snapshotInFlight{false};
-    std::thread thread;
 };
 
 namespace {
@@ -44,16 +42,12 @@ AnalysisWorker::AnalysisWorker(QObject* parent) : QObject(parent) {
 }
 
 AnalysisWorker::~AnalysisWorker() {
-    for (auto& job : m_jobs)
-        job->stop = true;
-    for (auto& job : m_jobs)
-        if (job->thread.joinable()) job->thread.join();
+    stopAndJoinAll(m_jobs);
 }
 
 quint64 AnalysisWorker::start(const AnalysisRequest& request) {
-    for (auto& job : m_jobs)
-        job->stop = true;
-    reapFinishedJobs();
+    stopAll(m_jobs);
+    reapExited(m_jobs);
     auto job = std::make_shared<Job>();
     job->sequence = ++m_sequence;
     job->runA = request.runA.toStdString();
@@ -69,8 +63,7 @@ quint64 AnalysisWorker::start(const AnalysisRequest& request) {
 
 void AnalysisWorker::cancel() {
     if (!m_running) return;
-    for (auto& job : m_jobs)
-        job->stop = true;
+    stopAll(m_jobs);
     m_running = false;
     // A new sequence number makes whatever the cancelled thread still posts stale at once,
     // so the views never change after the user pressed Cancel.
@@ -94,17 +87,6 @@ std::shared_ptr<dumpscope::ResultCache> AnalysisWorker::cacheFor(const QString& 
     m_caches.emplace_back(key, cache);
     if (m_caches.size() > kPairsKept) m_caches.erase(m_caches.begin());
     return cache;
-}
-
-void AnalysisWorker::reapFinishedJobs() {
-    for (auto it = m_jobs.begin(); it != m_jobs.end();) {
-        if ((*it)->exited) {
-            (*it)->thread.join();
-            it = m_jobs.erase(it);
-        } else {
-            ++it;
-        }
-    }
 }
 
 // Runs on the job's own thread. Everything it shares with the GUI goes through queued calls

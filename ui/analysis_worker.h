@@ -53,7 +53,6 @@ class AnalysisWorker : public QObject {
     void run(std::shared_ptr<Job> job);
     // Called on the GUI thread: true when `sequence` is still the analysis we want.
     bool isCurrent(quint64 sequence) const { return sequence == m_sequence; }
-    void reapFinishedJobs();
 
     quint64 m_sequence = 0;
     bool m_running = false;

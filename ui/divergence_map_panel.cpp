@@ -1,4 +1,5 @@
 #include "divergence_map_panel.h"
+#include "background_job.h"
 
 #include <QLabel>
 #include <QMetaObject>
@@ -11,11 +12,7 @@
 
 using namespace dumpscope;
 
-struct DivergenceMapPanel::Job {
-    std::atomic<bool> stop{false};
-    std::atomic<bool> exited{false};
-    std::thread thread;
-};
+struct DivergenceMapPanel::Job : BackgroundJob {};
 
 DivergenceMapPanel::DivergenceMapPanel(QWidget* parent) : QWidget(parent), m_status(new QLabel) {
     m_status->setWordWrap(true);
@@ -31,9 +28,7 @@ DivergenceMapPanel::DivergenceMapPanel(QWidget* parent) : QWidget(parent), m_sta
 }
 
 DivergenceMapPanel::~DivergenceMapPanel() {
-    stopJobs();
-    for (auto& job : m_jobs)
-        if (job->thread.joinable()) job->thread.join();
+    stopAndJoinAll(m_jobs);
 }
 
 void DivergenceMapPanel::clear() {
@@ -105,24 +100,12 @@ void DivergenceMapPanel::showMessage(const QString& text) {
 
 void DivergenceMapPanel::stopJobs() {
     ++m_sequence; // whatever a running job still posts is stale from now on
-    for (auto& job : m_jobs)
-        job->stop = true;
-}
-
-void DivergenceMapPanel::reapJobs() {
-    for (auto it = m_jobs.begin(); it != m_jobs.end();) {
-        if ((*it)->exited) {
-            (*it)->thread.join();
-            it = m_jobs.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    stopAll(m_jobs);
 }
 
 void DivergenceMapPanel::start() {
     stopJobs();
-    reapJobs();
+    reapExited(m_jobs);
     showMessage(tr("Computing the divergence map of %1…").arg(m_name));
     m_computing = true;
     // One cell per pixel or two at most: finer than the screen shows would only drop cells.
@@ -167,7 +150,7 @@ void DivergenceMapPanel::start() {
 }
 
 void DivergenceMapPanel::finish(std::shared_ptr<const DivergenceMap> map) {
-    reapJobs();
+    reapExited(m_jobs);
     if (!map->ok()) {
         showMessage(tr("No map: %1").arg(QString::fromStdString(map->error)));
         emit mapReady();

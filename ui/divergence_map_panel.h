@@ -64,7 +64,6 @@ class DivergenceMapPanel : public QWidget {
     void start();
     void finish(std::shared_ptr<const dumpscope::DivergenceMap> map);
     void stopJobs();
-    void reapJobs();
     void showMessage(const QString& text);
     QColor cellColor(const dumpscope::MapCell& cell) const;
     void paintAxes(QPainter& p, const QRect& area) const;

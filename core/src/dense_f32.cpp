@@ -157,7 +157,7 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
 #endif
 }
 
-bool denseF32Enabled() {
+bool vectorPathsEnabled() {
 #if DUMPSCOPE_HAVE_AVX2
     return g_allowed.load(std::memory_order_relaxed) && cpuHasAvx2();
 #else
@@ -165,7 +165,7 @@ bool denseF32Enabled() {
 #endif
 }
 
-void setDenseF32Allowed(bool allowed) { g_allowed.store(allowed, std::memory_order_relaxed); }
+void setVectorPathsAllowed(bool allowed) { g_allowed.store(allowed, std::memory_order_relaxed); }
 
 std::uint64_t denseF32Blocks() { return g_blocks.load(std::memory_order_relaxed); }
 

@@ -59,13 +59,13 @@ struct DenseF32Block {
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
               const Tolerance* tolerance, DenseF32Block& out);
 
-// Whether denseF32 (and markDifferingWords' AVX2 loop) may be called: the CPU has AVX2, and no
-// test has switched the vector paths off.
-bool denseF32Enabled();
+// Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
+// CPU has AVX2, and no test has switched the vector paths off.
+bool vectorPathsEnabled();
 // Tests: run the word-at-a-time paths everywhere (false) or the vector paths where the CPU has
 // them (true, the default), to hold both to the same results; and how many blocks (of up to
 // kMax elements) the dense vector path has taken in this process, to know that it ran.
-void setDenseF32Allowed(bool allowed);
+void setVectorPathsAllowed(bool allowed);
 std::uint64_t denseF32Blocks();
 
 } // namespace dumpscope::detail

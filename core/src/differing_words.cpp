@@ -102,7 +102,7 @@ PairScanF32 scanAndMarkF32(const unsigned char* a, const unsigned char* b, std::
 void markDifferingWords(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t to,
                         std::uint64_t* out) {
 #if DUMPSCOPE_HAVE_AVX2
-    if (denseF32Enabled()) from = markAvx2(a, b, from, to, out);
+    if (vectorPathsEnabled()) from = markAvx2(a, b, from, to, out);
 #endif
     markWords(a, b, from, to, out);
 }

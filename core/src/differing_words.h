@@ -13,7 +13,7 @@ namespace dumpscope::detail {
 void markDifferingWords(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t to,
                         std::uint64_t* out);
 
-// A differing float32 block in one pass over both sides (AVX2 only: call when denseF32Enabled()):
+// A differing float32 block in one pass over both sides (AVX2 only: call when vectorPathsEnabled()):
 // each side's NaN/Inf count and largest finite magnitude, as scanLoop computes them, and the
 // differing 8-byte words of [0, n / 2) marked as markDifferingWords marks them.
 struct PairScanF32 {

@@ -67,10 +67,6 @@ struct StatsAccumulator::Impl {
     // float32: whether the last block with differences was dense (a quarter or more of its
     // elements differ), so the next one goes to the vector path; its scratch, made on first use.
     bool denseMode = false;
-    // The block diffBlock is in: its length and the differences before it. Members rather than
-    // locals, so that they do not hold a register through the search loop (one more live value
-    // there spilled the Tally to the stack: all-divergent with a tolerance was 25% slower).
-    std::uint64_t blockLength = 0, blockStartDiffs = 0;
     std::unique_ptr<detail::DenseF32Block> dense;
 
     static constexpr std::size_t kBlockBytes = 4096; // compared with one memcmp before any detail
@@ -175,8 +171,7 @@ bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, boo
     }
 }
 
-// Inline: the compare loop calls it for every difference when a tolerance is set, and a call
-// there made the loop save and restore its running figures around each one.
+// Inline: the compare loop calls it for every difference when a tolerance is set.
 inline bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
     if (std::isnan(absDelta)) return false; // NaN against a number
     if (absDelta == 0) return true;         // +0 against -0
@@ -218,7 +213,7 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
             continue;
         }
         if constexpr (std::is_same_v<Tr, F32>) {
-            if (detail::denseF32Enabled()) {
+            if (detail::vectorPathsEnabled()) {
                 std::uint64_t marked[kBlockBytes / 8 / 64 + 1] = {};
                 const detail::PairScanF32 r = detail::scanAndMarkF32(pa, pb, len, marked);
                 maxMagA = std::max<std::uint64_t>(maxMagA, r.maxMagA);
@@ -280,12 +275,12 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
     std::uint64_t* const ulps = s.ulpHistogram.counts.data();
     const bool extras = tolerance.any() || !s.rowDiffs.empty();
     const detail::DecadeTable& decadeOf = detail::decadeTable();
-    blockLength = n, blockStartDiffs = t.nDiff;
+    const std::uint64_t nDiffBefore = t.nDiff;
     std::size_t vectorised = 0; // elements [0, vectorised) accounted by denseBlock
     if constexpr (std::is_same_v<Tr, F32>) {
         // A tolerance is checked in the vector path too; per-row counts (a shape) are not.
         if (denseMode && finite && s.rowDiffs.empty() && t.nDiff >= BufferStats::kKeep &&
-            detail::denseF32Enabled()) {
+            detail::vectorPathsEnabled()) {
             vectorised = n / 8 * 8;
             denseBlock(a, b, vectorised, base, t);
         }
@@ -381,8 +376,8 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
                 one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
             }
         }
+    denseMode = (t.nDiff - nDiffBefore) * 4 >= n;
     t.store(*this);
-    denseMode = (s.nDiff - blockStartDiffs) * 4 >= blockLength;
 }
 
 // One differing element, every case (NaN and Inf included), straight on BufferStats: the

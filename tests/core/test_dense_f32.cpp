@@ -93,7 +93,7 @@ BufferStats inPieces(const Case& c, std::mt19937_64& rng, const Tolerance& tol) 
 
 class DenseF32 : public ::testing::Test {
 protected:
-    void TearDown() override { detail::setDenseF32Allowed(true); }
+    void TearDown() override { detail::setVectorPathsAllowed(true); }
 };
 
 // No tolerance; absolute and relative; ULP; all three; rtol exactly 2^-20 (onTheLimit's
@@ -119,10 +119,10 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
             SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n) +
                          " tolerance " + std::to_string(tol.atol.has_value()) + std::to_string(tol.ulp.has_value()));
             const Case c = makeCase(p, n, rng);
-            detail::setDenseF32Allowed(true);
+            detail::setVectorPathsAllowed(true);
             const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
             const auto pieces = inPieces(c, rng, tol);
-            detail::setDenseF32Allowed(false);
+            detail::setVectorPathsAllowed(false);
             const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
             const auto simple = simpleStats(DType::f32, c.a, c.b, tol);
             if (tol.any() && simple.nDiff > 100 && p != Pattern::tiesEverywhere && p != Pattern::onTheLimit &&

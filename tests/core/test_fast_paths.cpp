@@ -118,9 +118,9 @@ TEST(FastPaths, CompareMemoryMatchesTheSimplePathOnEveryTypeAndAwkwardLength) {
                 expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol), simple);
                 // And with the AVX2 paths off (the word search and per-side scans a CPU
                 // without AVX2 runs); a no-op where the CPU has none.
-                detail::setDenseF32Allowed(false);
+                detail::setVectorPathsAllowed(false);
                 expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol), simple);
-                detail::setDenseF32Allowed(true);
+                detail::setVectorPathsAllowed(true);
             }
 }
 
