@@ -1,13 +1,12 @@
 #pragma once
 
 // The vector half of the compare for float32 blocks in which most elements differ (issue 5,
-// target 2). Everything per element that needs no table, multiply-high or heap — the ULP
-// distance and its histogram bin, |Δ|, the block's count, extremes, last difference and
-// signed-zero differences, which elements could enter the kept largest |Δ|, and the
-// differences a tolerance does not allow — is computed 8 elements at a time with AVX2.
-// StatsAccumulator then makes two branch-free scalar walks: the |Δ| decades (a table lookup)
-// with the histogram increments, and the multiset hashes. Machines without AVX2 keep the
-// word-at-a-time path.
+// target 2). Everything per element that needs no table or heap — the ULP distance and its
+// histogram bin, |Δ|, the block's count, extremes, last difference and signed-zero
+// differences, which elements could enter the kept largest |Δ|, the differences a tolerance
+// does not allow, and the multiset hashes' sums — is computed 8 elements at a time with AVX2.
+// StatsAccumulator then makes one branch-free scalar walk: the |Δ| decades (a table lookup)
+// with the histogram increments. Machines without AVX2 keep the word-at-a-time path.
 #include "dumpscope/stats.h"
 
 #include <cstddef>
@@ -44,6 +43,8 @@ struct DenseF32Block {
     double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
     double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
     std::uint64_t outside = 0; // differing elements the tolerance given does not allow
+    // The multiset hashes' sums over the differing elements (multiset_hash.h): {h, h^2} per side.
+    std::uint64_t multisetA[2] = {}, multisetB[2] = {};
 
     // The histograms' counts of the dense blocks, element i in lane i % kLanes, so that
     // neighbours falling in the same bin do not wait on each other's increment. Added to the

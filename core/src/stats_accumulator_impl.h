@@ -17,6 +17,7 @@
 #include "dense_f32.h"
 #include "differing_words.h"
 #include "element_traits.h"
+#include "multiset_hash.h"
 
 #include <algorithm>
 #include <bit>
@@ -28,15 +29,6 @@
 #include <vector>
 
 namespace dumpscope::detail {
-
-// One fingerprint lane step of the order-independent multiset hash: a 64x64->128 multiply
-// folded to 64 bits (wyhash's "mum"). One multiply per value instead of SplitMix64's two per
-// lane; the second lane is the sum of its squares, so both sums must agree for a match.
-inline std::uint64_t mum(std::uint64_t x) {
-    __extension__ using U128 = unsigned __int128;
-    const U128 p = static_cast<U128>(x ^ 0xA0761D6478BD642Full) * 0xE7037ED1A0B428DBull;
-    return static_cast<std::uint64_t>(p) ^ static_cast<std::uint64_t>(p >> 64);
-}
 
 // Orders the kept "largest |Δ|" entries: larger |Δ| first, then the lower index.
 inline bool largerDelta(const ElementDiff& x, const ElementDiff& y) {
@@ -321,7 +313,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         }
         ++t.nDiff;
         t.lastDiff = index;
-        const std::uint64_t hx = detail::mum(x), hy = detail::mum(y);
+        const std::uint64_t hx = detail::multisetTerm(x), hy = detail::multisetTerm(y);
         t.msA0 += hx, t.msA1 += hx * hx, t.msB0 += hy, t.msB1 += hy * hy;
         t.maxUlp = std::max(t.maxUlp, ulp);
         ++ulps[ulpBin(ulp)];
@@ -388,7 +380,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
     ++s.nDiff;
     if (!s.firstDiff) s.firstDiff = index;
     s.lastDiff = index;
-    const std::uint64_t ha = detail::mum(a), hb = detail::mum(b);
+    const std::uint64_t ha = detail::multisetTerm(a), hb = detail::multisetTerm(b);
     s.multisetA[0] += ha, s.multisetA[1] += ha * ha;
     s.multisetB[0] += hb, s.multisetB[1] += hb * hb;
 

@@ -1,8 +1,7 @@
 // The scalar half of a dense float32 block (see dense_f32.h): denseF32 has |Δ|, the ULP bins,
-// extremes and counts; one branch-free walk adds the |Δ| decades (a table lookup), the
-// histogram increments and the multiset hashes
-// (a 64x64->128 multiply per value, which AVX2 has no instruction for), then the few elements
-// that may enter the kept largest |Δ| are ranked in index order.
+// extremes, counts and multiset sums; one branch-free walk adds the |Δ| decades (a table
+// lookup) and the histogram increments, then the few elements that may enter the kept largest
+// |Δ| are ranked in index order.
 #include "stats_accumulator_impl.h"
 
 namespace dumpscope {
@@ -11,24 +10,6 @@ namespace {
 
 double absDeltaF32(std::uint32_t x, std::uint32_t y) {
     return std::fabs(static_cast<double>(std::bit_cast<float>(x)) - static_cast<double>(std::bit_cast<float>(y)));
-}
-
-struct MultisetSums {
-    std::uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
-};
-
-// The multiset hashes' sums over the differing elements of n float32 pairs, branch-free. A
-// function of its own so that the four sums stay in registers (inlined into denseBlock, GCC
-// kept three of them on the stack: a store-to-load chain through memory per element).
-[[gnu::noinline]] MultisetSums multisetSums(const unsigned char* a, const unsigned char* b, std::size_t n) {
-    MultisetSums s;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
-        const std::uint64_t differ = 0 - static_cast<std::uint64_t>(x != y);
-        const std::uint64_t hx = detail::mum(x) & differ, hy = detail::mum(y) & differ;
-        s.a0 += hx, s.a1 += hx * hx, s.b0 += hy, s.b1 += hy * hy;
-    }
-    return s;
 }
 
 } // namespace
@@ -40,8 +21,6 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     Block& d = *dense;
     detail::denseF32(a, b, n, t.heapFloor, tolerance.any() ? &tolerance : nullptr, d);
     if (d.nDiff == 0) return;
-    // Two walks, each with few enough live values to stay in registers (one walk spilled the
-    // hash sums to the stack, chaining every element through memory).
     const detail::DecadeTable& table = detail::decadeTable();
     const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
         // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
@@ -59,8 +38,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
         bin(i + 2, d.decades[2], d.ulps[2]);
         bin(i + 3, d.decades[3], d.ulps[3]);
     }
-    const MultisetSums sums = multisetSums(a, b, n);
-    t.msA0 += sums.a0, t.msA1 += sums.a1, t.msB0 += sums.b0, t.msB1 += sums.b1;
+    t.msA0 += d.multisetA[0], t.msA1 += d.multisetA[1], t.msB0 += d.multisetB[0], t.msB1 += d.multisetB[1];
     // Candidates had |Δ| >= the floor when the block began; the floor only rises, and the kept
     // set does not depend on the order its entries arrive in.
     for (std::size_t w = 0; w < (n + 63) / 64; ++w)
