@@ -1,4 +1,5 @@
 // dumpscope: the triage window. Thin: parses the command line and hands over to MainWindow.
+#include "display_check.h"
 #include "main_window.h"
 
 #include "dumpscope/schema.h"
@@ -9,10 +10,20 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
+    const DisplayCheck display = checkDisplay(std::vector<std::string>(argv + 1, argv + argc),
+                                              [](const char* name) { return std::getenv(name); });
+    if (!display.error.empty()) {
+        std::fprintf(stderr, "%s\n", display.error.c_str());
+        return 2;
+    }
+    if (display.useOffscreen) setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("dumpscope"));
     QApplication::setApplicationName(QStringLiteral("dumpscope"));
@@ -24,9 +35,10 @@ int main(int argc, char** argv) {
         "Compare the buffer dumps of two runs and triage where they first diverge."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("RUN_A"), QStringLiteral("run A's dump folder"),
-                                 QStringLiteral("[RUN_A RUN_B [MORE_RUNS…]]"));
-    parser.addPositionalArgument(QStringLiteral("RUN_B"), QStringLiteral("run B's dump folder"));
+    parser.addPositionalArgument(
+        QStringLiteral("RUN_A RUN_B"),
+        QStringLiteral("the two runs' dump folders; more folders are candidates compared with RUN_A"),
+        QStringLiteral("[RUN_A RUN_B [MORE_RUNS…]]"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open the built-in demo pair."));
     const QCommandLineOption schema(QStringLiteral("schema"),

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <random>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include <fcntl.h>
@@ -142,8 +143,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
                          const std::function<void(int pid, const ProcessResult& soFar)>& onOutput) {
     int outPipe[2], errPipe[2];
     if (pipe(outPipe) != 0 || pipe(errPipe) != 0) throw std::runtime_error("pipe failed");
+    // `env` entries replace inherited variables of the same name ("NAME=" sets it empty).
+    const auto nameOf = [](std::string_view entry) { return entry.substr(0, entry.find('=')); };
     std::vector<std::string> envStrings;
-    for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
+    for (char** e = environ; *e; ++e)
+        if (std::none_of(env.begin(), env.end(), [&](const std::string& x) { return nameOf(x) == nameOf(*e); }))
+            envStrings.emplace_back(*e);
     for (const auto& e : env) envStrings.push_back(e);
     std::vector<char*> envp, args;
     for (auto& e : envStrings) envp.push_back(e.data());

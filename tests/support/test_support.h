@@ -89,7 +89,8 @@ struct ProcessResult {
     std::string err;
 };
 // Runs `argv` (argv[0] a path) with stdin closed and returns its stdout, stderr and exit code.
-// `env` entries "NAME=value" are added to the environment. Kills it after `timeoutSeconds`.
+// `env` entries "NAME=value" are added to the environment, replacing inherited ones of the
+// same name ("NAME=" leaves it set but empty). Kills it after `timeoutSeconds`.
 // `onOutput`, when given, is called with the process id and everything read so far each time
 // the process writes, so a test can react to what it printed (write more input, send a signal).
 ProcessResult runProcess(const std::vector<std::string>& argv,

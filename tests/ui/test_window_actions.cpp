@@ -275,3 +275,29 @@ TEST(GuiBinary, RejectsABadSchemaAndHalfAPair) {
         test::runProcess({DUMPSCOPE_GUI_PATH, dir.path().string()}, {"QT_QPA_PLATFORM=offscreen"});
     EXPECT_EQ(half.exitCode, 2);
 }
+
+// Over plain ssh there is no display: Qt's platform plugin would abort. The window's command
+// lines say so and exit 2; help, version and a screenshot need no window and still work.
+TEST(GuiBinary, WithoutADisplaySaysWhatToDoAndStillAnswersHelpVersionAndScreenshot) {
+    const std::vector<std::string> noDisplay{"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY="};
+    const auto demo = test::runProcess({DUMPSCOPE_GUI_PATH, "--demo"}, noDisplay);
+    EXPECT_EQ(demo.exitCode, 2) << demo.err;
+    EXPECT_NE(demo.err.find("no display"), std::string::npos) << demo.err;
+    EXPECT_NE(demo.err.find("dumpscope-cli"), std::string::npos) << demo.err;
+
+    const auto version = test::runProcess({DUMPSCOPE_GUI_PATH, "--version"}, noDisplay);
+    EXPECT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_NE(version.out.find("dumpscope"), std::string::npos) << version.out;
+
+    const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, noDisplay);
+    EXPECT_EQ(help.exitCode, 0) << help.err;
+    // One usage line naming the runs once.
+    EXPECT_NE(help.out.find("[options] [RUN_A RUN_B [MORE_RUNS…]]\n"), std::string::npos) << help.out;
+
+    TempDir out;
+    const auto shot = test::runProcess(
+        {DUMPSCOPE_GUI_PATH, "--demo", "--screenshot", (out / "demo.png").string()},
+        {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "XDG_CONFIG_HOME=" + out.path().string()});
+    EXPECT_EQ(shot.exitCode, 0) << shot.err;
+    EXPECT_TRUE(std::filesystem::exists(out / "demo.png"));
+}
