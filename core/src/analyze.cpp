@@ -39,6 +39,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     const RunScan scanA = scanRun(runA), scanB = scanRun(runB);
     an.errorA = scanA.error;
     an.errorB = scanB.error;
+    // Nothing to compare is not "identical": a folder without dumps is the run's error.
+    if (an.errorA.empty() && scanA.files.empty()) an.errorA = noDumpFilesError(runA);
+    if (an.errorB.empty() && scanB.files.empty()) an.errorB = noDumpFilesError(runB);
     for (const auto* scan : {&scanA, &scanB})
         an.warnings.insert(an.warnings.end(), scan->warnings.begin(), scan->warnings.end());
     std::error_code ec;

@@ -102,7 +102,7 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
     auto red = [color](std::string_view t) { return paint(t, Paint::red, color); };
     auto yellow = [color](std::string_view t) { return paint(t, Paint::yellow, color); };
     if (!an.errorA.empty() || !an.errorB.empty()) {
-        out << red("VERDICT: not compared: a run directory is missing or unreadable.") << "\n";
+        out << red("VERDICT: not compared: a run directory is missing, unreadable or holds no dumps.") << "\n";
         return;
     }
     const Schema& schema = *an.schema;

@@ -42,6 +42,7 @@ enum class Semantics {
     referenceCrash, // an OSError kills the script (exit 1); dumpscope reports the run dir, exits 2
     unclassifiedEqual,  // agree; dumpscope lists the files the reference ignores
     unclassifiedDiffer, // reference 0; dumpscope exit 1 (runs not identical) but no step, no group
+    noDumps,            // reference 0 ("all match"); dumpscope: nothing to compare, exit 2, names the folders
 };
 
 // Where the script dies with a traceback, only its last line can be reproduced: the frames
@@ -205,7 +206,7 @@ const std::vector<ParityCase> kCases = {
     {"empty_runs", [](Pair& p) {
          fs::create_directories(p.a);
          fs::create_directories(p.b);
-     }},
+     }, Semantics::noDumps},
     {"fifo_and_dir_named_like_dumps", [](Pair& p) { // is_file() is false for both: skipped
          fullRun(p);
          fs::remove(dumpPath(p.a, 0, "h_v_pred"));
@@ -304,6 +305,13 @@ TEST_P(Parity, DefaultModeVerdictMatchesOrDiffersAsDocumented) {
         EXPECT_NE(ours.err.find("no_such_run"), std::string::npos) << ours.err;
         return;
     }
+    if (sem == Semantics::noDumps) { // two empty folders are not two identical runs
+        EXPECT_EQ(ref.exitCode, 0);
+        EXPECT_EQ(ours.exitCode, 2) << ours.err;
+        for (const std::string& run : {m_pair.argA, m_pair.argB})
+            EXPECT_NE(ours.err.find(run + ": no dump files"), std::string::npos) << ours.err;
+        return;
+    }
     const json doc = json::parse(ours.out, nullptr, false);
     ASSERT_FALSE(doc.is_discarded()) << "not JSON:\n" << ours.out << ours.err;
     EXPECT_EQ(doc.at("exit_code").get<int>(), ours.exitCode);
@@ -364,6 +372,7 @@ TEST_P(Parity, DefaultModeVerdictMatchesOrDiffersAsDocumented) {
         EXPECT_NE(ours.err.find("File name too long"), std::string::npos) << ours.err;
         break;
     case Semantics::missingDir:
+    case Semantics::noDumps:
         break;
     }
     // The extra facts each documented difference promises.

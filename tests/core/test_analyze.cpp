@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace dumpscope;
 using dumpscope::test::perturb;
@@ -184,6 +185,26 @@ TEST(Analyze, OneSidedBuffersAreReportedNotSkipped) {
     EXPECT_EQ(find(an, 0, "cfc_grad_b_scratch").status, Status::only_in_b);
     EXPECT_EQ(an.matrix[0].cells[1].status, Status::only_in_a);
     EXPECT_EQ(an.verdict.exitCode, 0); // one-sided is not divergence (--strict makes it 2)
+}
+
+// Nothing to compare is not "identical": a run folder without a single dump is that run's
+// error (exit 2), and the folder above the runs names the subfolders that hold dumps.
+TEST(Analyze, ARunFolderWithoutDumpsIsThatRunsErrorNotAMatch) {
+    TempDir dir;
+    test::writeRunPair(dir, {0});
+    fs::create_directories(dir / "empty");
+    std::ofstream(dir / "empty" / "notes.txt") << "not a dump";
+    const Analysis oneEmpty = analyze(dir / "a", dir / "empty");
+    EXPECT_TRUE(oneEmpty.errorA.empty());
+    EXPECT_EQ(oneEmpty.errorB, (dir / "empty").string() +
+                                   ": no dump files (step_<step>_<group>_<name>.bin) in this folder; nothing to compare");
+    EXPECT_TRUE(oneEmpty.buffers.empty());
+    EXPECT_EQ(oneEmpty.verdict.exitCode, 2);
+
+    const Analysis above = analyze(dir.path(), dir / "b");
+    EXPECT_NE(above.errorA.find("its subfolders a, b hold dumps: give a run's own folder"), std::string::npos)
+        << above.errorA;
+    EXPECT_EQ(above.verdict.exitCode, 2);
 }
 
 TEST(Analyze, LengthMismatchIsADivergence) {

@@ -131,7 +131,7 @@ TEST_F(ElementPanelTest, LongerSideAndOneSidedBuffersShowWhatExists) {
 
     TempDir dir;
     writeDump(dir / "a", 0, "h_q_logits", std::vector<float>{1, 2, 3});
-    std::filesystem::create_directories(dir / "b");
+    writeDump(dir / "b", 0, "h_v_pred", std::vector<float>{1}); // run B has dumps, not this one
     auto analysis = std::make_shared<Analysis>(analyze(dir / "a", dir / "b"));
     int index = -1;
     for (std::size_t i = 0; i < analysis->buffers.size(); ++i)

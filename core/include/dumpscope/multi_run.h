@@ -22,7 +22,7 @@ namespace dumpscope {
 struct CandidateSummary {
     std::filesystem::path run;
     int exitCode = 0;   // the pair's: 0 all equal, 1 divergence, 2 error
-    std::string error;  // a run directory missing or unreadable, else ""
+    std::string error;  // a run directory missing, unreadable or without dumps, else ""
     std::optional<std::uint64_t> firstDivergentStep;
     std::vector<std::string> divergedGroups; // group ids at that step
     RootCause rootCause;

@@ -36,4 +36,9 @@ struct RunScan {
 
 RunScan scanRun(const std::filesystem::path& dir);
 
+// What to say of a run folder that holds no dump file at all (analyze() makes it the run's
+// error: an empty folder, or the folder above the runs, is not a run that matches). Names the
+// subfolders that hold dumps, if any.
+std::string noDumpFilesError(const std::filesystem::path& dir);
+
 } // namespace dumpscope
