@@ -105,6 +105,10 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << red("VERDICT: not compared: a run directory is missing, unreadable or holds no dumps.") << "\n";
         return;
     }
+    if (an.buffers.empty()) {
+        out << red("VERDICT: not compared: none of the selected steps is dumped in either run.") << "\n";
+        return;
+    }
     const Schema& schema = *an.schema;
     if (!quiet) {
         for (const auto& row : an.matrix) {

@@ -74,10 +74,12 @@ void header(std::string& h, const Analysis& a) {
 void verdict(std::string& h, const Analysis& a) {
     const Verdict& v = a.verdict;
     const bool inputError = !a.errorA.empty() || !a.errorB.empty();
-    const char* cls = inputError ? "err" : v.firstDivergentStep ? "div" : "eq";
+    const char* cls = inputError || a.buffers.empty() ? "err" : v.firstDivergentStep ? "div" : "eq";
     h += "<h2>Verdict</h2>\n<div class=\"verdict " + std::string(cls) + "\">";
     if (inputError)
         h += "<strong>Input error.</strong>";
+    else if (a.buffers.empty())
+        h += "<strong>Nothing compared:</strong> none of the selected steps is dumped in either run.";
     else if (v.firstDivergentStep)
         h += "<strong>Divergence.</strong> First divergent step <strong>" +
              std::to_string(*v.firstDivergentStep) + "</strong>; diverged groups " +

@@ -41,6 +41,8 @@ void verdictSection(std::string& md, const Analysis& a) {
     md += "**Verdict:** ";
     if (!a.errorA.empty() || !a.errorB.empty())
         md += "input error";
+    else if (a.buffers.empty())
+        md += "nothing compared: none of the selected steps is dumped in either run";
     else if (v.firstDivergentStep)
         md += "divergence — first divergent step **" + std::to_string(*v.firstDivergentStep) +
               "**, diverged groups " + joinCode(v.divergedGroups);

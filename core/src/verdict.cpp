@@ -52,7 +52,9 @@ std::string decisionText(DecisionCase c) {
 
 Verdict decide(const Analysis& an) {
     Verdict v;
-    if (!an.errorA.empty() || !an.errorB.empty()) {
+    // A run that could not be read, or nothing compared at all (no step selected is dumped):
+    // never "identical".
+    if (!an.errorA.empty() || !an.errorB.empty() || an.buffers.empty()) {
         v.exitCode = 2;
         return v;
     }

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using dumpscope::test::ProcessResult;
 using dumpscope::test::TempDir;
@@ -163,6 +165,26 @@ TEST(Cli, StepsSelectsSteps) {
     EXPECT_EQ(r.out.find("=== step 1 ==="), std::string::npos);
     EXPECT_NE(r.out.find("=== step 4 ==="), std::string::npos);
     EXPECT_EQ(cli({(dir / "a").string(), (dir / "b").string(), "--steps", "x"}).exitCode, 2);
+}
+
+// Steps that exist in neither run select nothing: "not compared", exit 2, never "identical".
+TEST(Cli, StepsThatNoRunDumpedCompareNothingAndExit2) {
+    TempDir dir;
+    dumpscope::test::writeRunPair(dir, {0, 1});
+    const std::string a = (dir / "a").string(), b = (dir / "b").string();
+    const auto text = cli({a, b, "--steps", "7-9"});
+    EXPECT_EQ(text.exitCode, 2) << text.out;
+    EXPECT_NE(text.out.find("VERDICT: not compared: none of the selected steps is dumped in either run."),
+              std::string::npos) << text.out;
+    EXPECT_NE(text.err.find("warning: none of the selected steps is dumped in either run (they have steps 0 to 1)"),
+              std::string::npos) << text.err;
+    const auto json = cli({a, b, "--steps", "7", "--json", "--report", (dir / "r.md").string()});
+    EXPECT_EQ(json.exitCode, 2);
+    EXPECT_NE(json.out.find("\"exit_code\": 2"), std::string::npos) << json.out;
+    std::ifstream md(dir / "r.md");
+    const std::string report((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+    EXPECT_NE(report.find("**Verdict:** nothing compared"), std::string::npos) << report;
+    EXPECT_EQ(cli({a, b, "--steps", "1,7"}).exitCode, 0); // one selected step exists: compared
 }
 
 TEST(Cli, CustomSchemaAndItsErrors) {
