@@ -64,12 +64,19 @@ void verdictSection(std::string& md, const Analysis& a) {
     }
 }
 
+// " text |": appended piecewise (GCC 12 at -O3 warns, falsely, on " " + temporary).
+void appendCell(std::string& md, const std::string& text) {
+    md += ' ';
+    md += text;
+    md += " |";
+}
+
 void matrixSection(std::string& md, const Analysis& a) {
     if (a.matrix.empty()) return;
     const auto columns = report::matrixColumns(a);
     md += "## Step × group matrix\n\n| step |";
     for (const auto& id : columns)
-        md += " " + code(id, true) + " |";
+        appendCell(md, code(id, true));
     md += "\n|---:|";
     for (std::size_t i = 0; i < columns.size(); ++i)
         md += ":---:|";
@@ -79,7 +86,7 @@ void matrixSection(std::string& md, const Analysis& a) {
         const auto& step = a.matrix[r];
         md += "| " + std::to_string(step.step) + " |";
         for (const auto& id : columns)
-            md += " " + report::cellText(a, report::findCell(step, id)) + " |";
+            appendCell(md, report::cellText(a, report::findCell(step, id)));
         md += "\n";
     }
     if (shown < a.matrix.size())
@@ -135,7 +142,7 @@ void growthSection(std::string& md, const Analysis& a) {
     const std::size_t nSteps = std::min(a.steps.size(), report::kMaxGrowthSteps);
     md += "## Growth across steps (differing elements)\n\n| group | buffer |";
     for (std::size_t c = 0; c < nSteps; ++c)
-        md += " " + std::to_string(a.steps[c]) + " |";
+        appendCell(md, std::to_string(a.steps[c]));
     md += "\n|---|---|";
     for (std::size_t c = 0; c < nSteps; ++c)
         md += "---:|";
@@ -145,7 +152,7 @@ void growthSection(std::string& md, const Analysis& a) {
         md += "| " + code(series[r].group, true) + " | " + code(series[r].name, true) + " |";
         for (std::size_t c = 0; c < nSteps; ++c) {
             const auto& p = series[r].points[c];
-            md += " " + report::growthCellText(p.status, p.nDiff) + " |";
+            appendCell(md, report::growthCellText(p.status, p.nDiff));
         }
         md += "\n";
     }

@@ -131,8 +131,11 @@ std::string noDumpFilesError(const std::filesystem::path& dir) {
     }
     std::sort(runs.begin(), runs.end());
     if (!runs.empty()) {
-        message += "; its subfolder" + std::string(runs.size() > 1 ? "s " : " ");
-        for (std::size_t i = 0; i < runs.size() && i < 3; ++i) message += (i ? ", " : "") + runs[i];
+        message += runs.size() > 1 ? "; its subfolders " : "; its subfolder ";
+        for (std::size_t i = 0; i < runs.size() && i < 3; ++i) {
+            if (i) message += ", ";
+            message += runs[i];
+        }
         if (runs.size() > 3) message += ", ...";
         message += runs.size() > 1 ? " hold dumps: give a run's own folder" : " holds dumps: give a run's own folder";
     }
