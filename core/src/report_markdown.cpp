@@ -64,19 +64,12 @@ void verdictSection(std::string& md, const Analysis& a) {
     }
 }
 
-// " text |": appended piecewise (GCC 12 at -O3 warns, falsely, on " " + temporary).
-void appendCell(std::string& md, const std::string& text) {
-    md += ' ';
-    md += text;
-    md += " |";
-}
-
 void matrixSection(std::string& md, const Analysis& a) {
     if (a.matrix.empty()) return;
     const auto columns = report::matrixColumns(a);
     md += "## Step × group matrix\n\n| step |";
     for (const auto& id : columns)
-        appendCell(md, code(id, true));
+        md += " " + code(id, true) + " |";
     md += "\n|---:|";
     for (std::size_t i = 0; i < columns.size(); ++i)
         md += ":---:|";
@@ -86,7 +79,7 @@ void matrixSection(std::string& md, const Analysis& a) {
         const auto& step = a.matrix[r];
         md += "| " + std::to_string(step.step) + " |";
         for (const auto& id : columns)
-            appendCell(md, report::cellText(a, report::findCell(step, id)));
+            md += " " + report::cellText(a, report::findCell(step, id)) + " |";
         md += "\n";
     }
     if (shown < a.matrix.size())
@@ -142,7 +135,7 @@ void growthSection(std::string& md, const Analysis& a) {
     const std::size_t nSteps = std::min(a.steps.size(), report::kMaxGrowthSteps);
     md += "## Growth across steps (differing elements)\n\n| group | buffer |";
     for (std::size_t c = 0; c < nSteps; ++c)
-        appendCell(md, std::to_string(a.steps[c]));
+        md += " " + std::to_string(a.steps[c]) + " |";
     md += "\n|---|---|";
     for (std::size_t c = 0; c < nSteps; ++c)
         md += "---:|";
@@ -152,7 +145,7 @@ void growthSection(std::string& md, const Analysis& a) {
         md += "| " + code(series[r].group, true) + " | " + code(series[r].name, true) + " |";
         for (std::size_t c = 0; c < nSteps; ++c) {
             const auto& p = series[r].points[c];
-            appendCell(md, report::growthCellText(p.status, p.nDiff));
+            md += " " + report::growthCellText(p.status, p.nDiff) + " |";
         }
         md += "\n";
     }
