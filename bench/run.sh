@@ -155,7 +155,7 @@ if [ "$have_gui" = 1 ]; then
     gui_row "$big_case" "select -> \"only differing\" shown (median; target < 1 s)" "$(gui filter_ready_s)"
     gui_row "$big_case" "longest GUI-thread stall meanwhile (target < 0.05 s)" "$(gui filter_stall_max_s)"
     gui_row "$big_case" "longest of 100 scroll jumps, repainted" "$(gui scroll_jump_max_s)"
-    gui_note="GUI: dumpscope-bench-gui, offscreen, $RUNS runs each, a fresh window per run; the big buffer has $(gui differences) differing elements"
+    gui_note="GUI: dumpscope-bench-gui, offscreen, $RUNS runs each, a fresh window per run; the big buffer has $(gui differences) differing elements; longest stall of each matrix run (ms): $(gui matrix_stall_runs_ms)"
     rm -rf "$WORK/big"
 fi
 rm -rf "$PAIR"
