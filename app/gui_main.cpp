@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("RUN_A RUN_B"),
-        QStringLiteral("the two runs' dump folders; more folders are candidates compared with RUN_A"),
+        QStringLiteral(
+            "the two runs' dump folders; more folders are candidates compared with RUN_A"),
         QStringLiteral("[RUN_A RUN_B [MORE_RUNS…]]"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open the built-in demo pair."));

@@ -103,9 +103,10 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         }
     }
     if (an.steps.empty() && !byStep.empty()) // decide() makes it exit 2: nothing was compared
-        an.warnings.push_back("none of the selected steps is dumped in either run (they have steps " +
-                              std::to_string(byStep.begin()->first) + " to " + std::to_string(byStep.rbegin()->first) +
-                              "): nothing compared");
+        an.warnings.push_back(
+            "none of the selected steps is dumped in either run (they have steps " +
+            std::to_string(byStep.begin()->first) + " to " +
+            std::to_string(byStep.rbegin()->first) + "): nothing compared");
     return p;
 }
 

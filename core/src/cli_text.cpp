@@ -102,11 +102,13 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
     auto red = [color](std::string_view t) { return paint(t, Paint::red, color); };
     auto yellow = [color](std::string_view t) { return paint(t, Paint::yellow, color); };
     if (!an.errorA.empty() || !an.errorB.empty()) {
-        out << red("VERDICT: not compared: a run directory is missing, unreadable or holds no dumps.") << "\n";
+        const char* why = "a run directory is missing, unreadable or holds no dumps.";
+        out << red(std::string("VERDICT: not compared: ") + why) << "\n";
         return;
     }
     if (an.buffers.empty()) {
-        out << red("VERDICT: not compared: none of the selected steps is dumped in either run.") << "\n";
+        out << red("VERDICT: not compared: none of the selected steps is dumped in either run.")
+            << "\n";
         return;
     }
     const Schema& schema = *an.schema;

@@ -28,7 +28,8 @@ struct WatchRequest {
 
 // Polls both runs until SIGINT or SIGTERM, or until `untilStep` is reported, then prints the
 // verdict over the steps reported and returns its exit code (0 equal, 1 divergence, 2 a run
-// directory missing, unreadable or without dumps, nothing reported, or a buffer that could not be compared).
+// directory missing, unreadable or without dumps, nothing reported, or a buffer that could not be
+// compared).
 //
 // A step is complete when it has files in both runs and, in each run, either a later step has
 // files or the step's files have not changed for `settleSeconds`. Its buffers are then compared

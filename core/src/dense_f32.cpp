@@ -136,27 +136,33 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
 
 // h (multiset_hash.h) of the low 32 bits of each 64-bit lane, zeroed where `keep` is 0, added
 // to `sum`, and h^2 mod 2^64 (lo*lo + (lo*hi << 33) of h's 32-bit halves) added to `sq`.
-__attribute__((target("avx2"))) inline void addMultisetTerms(__m256i v, __m256i keep, __m256i& sum, __m256i& sq) {
-    const __m256i p = _mm256_mul_epu32(_mm256_xor_si256(v, _mm256_set1_epi64x(kMultisetK1)), _mm256_set1_epi64x(kMultisetM1));
-    const __m256i q = _mm256_mul_epu32(_mm256_xor_si256(v, _mm256_set1_epi64x(kMultisetK2)), _mm256_set1_epi64x(kMultisetM2));
+__attribute__((target("avx2"))) inline void addMultisetTerms(__m256i v, __m256i keep, __m256i& sum,
+                                                             __m256i& sq) {
+    const __m256i p = _mm256_mul_epu32(_mm256_xor_si256(v, _mm256_set1_epi64x(kMultisetK1)),
+                                       _mm256_set1_epi64x(kMultisetM1));
+    const __m256i q = _mm256_mul_epu32(_mm256_xor_si256(v, _mm256_set1_epi64x(kMultisetK2)),
+                                       _mm256_set1_epi64x(kMultisetM2));
     const __m256i h = _mm256_and_si256(_mm256_xor_si256(p, _mm256_shuffle_epi32(q, 0xB1)), keep);
     sum = _mm256_add_epi64(sum, h);
     const __m256i loHi = _mm256_mul_epu32(h, _mm256_srli_epi64(h, 32));
-    sq = _mm256_add_epi64(sq, _mm256_add_epi64(_mm256_mul_epu32(h, h), _mm256_slli_epi64(loHi, 33)));
+    sq =
+        _mm256_add_epi64(sq, _mm256_add_epi64(_mm256_mul_epu32(h, h), _mm256_slli_epi64(loHi, 33)));
 }
 
 // The multiset hashes' sums over the differing elements, four 64-bit lanes at a time: the even
 // and the odd float32 of each 8 go through vpmuludq separately; equal elements add 0.
-__attribute__((target("avx2"))) void multisetAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                                  DenseF32Block& out) {
+__attribute__((target("avx2"))) void multisetAvx2(const unsigned char* a, const unsigned char* b,
+                                                  std::size_t n, DenseF32Block& out) {
     __m256i sumA = _mm256_setzero_si256(), sqA = sumA, sumB = sumA, sqB = sumA;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
         const __m256i equal = _mm256_cmpeq_epi32(x, y);
         // Per 64-bit lane: all ones where its even (low) / odd (high) element differs.
-        const __m256i keepEven = _mm256_andnot_si256(_mm256_shuffle_epi32(equal, 0xA0), _mm256_set1_epi64x(-1));
-        const __m256i keepOdd = _mm256_andnot_si256(_mm256_shuffle_epi32(equal, 0xF5), _mm256_set1_epi64x(-1));
+        const __m256i keepEven =
+            _mm256_andnot_si256(_mm256_shuffle_epi32(equal, 0xA0), _mm256_set1_epi64x(-1));
+        const __m256i keepOdd =
+            _mm256_andnot_si256(_mm256_shuffle_epi32(equal, 0xF5), _mm256_set1_epi64x(-1));
         addMultisetTerms(x, keepEven, sumA, sqA);
         addMultisetTerms(_mm256_srli_epi64(x, 32), keepOdd, sumA, sqA);
         addMultisetTerms(y, keepEven, sumB, sqB);
@@ -167,8 +173,10 @@ __attribute__((target("avx2"))) void multisetAvx2(const unsigned char* a, const 
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[1]), sqA);
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[2]), sumB);
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[3]), sqB);
-    std::uint64_t* const sums[4] = {&out.multisetA[0], &out.multisetA[1], &out.multisetB[0], &out.multisetB[1]};
-    for (int k = 0; k < 4; ++k) *sums[k] = lanes[k][0] + lanes[k][1] + lanes[k][2] + lanes[k][3];
+    std::uint64_t* const sums[4] = {&out.multisetA[0], &out.multisetA[1], &out.multisetB[0],
+                                    &out.multisetB[1]};
+    for (int k = 0; k < 4; ++k)
+        *sums[k] = lanes[k][0] + lanes[k][1] + lanes[k][2] + lanes[k][3];
 }
 #endif
 

@@ -79,7 +79,7 @@ void verdict(std::string& h, const Analysis& a) {
     if (inputError)
         h += "<strong>Input error.</strong>";
     else if (a.buffers.empty())
-        h += "<strong>Nothing compared:</strong> none of the selected steps is dumped in either run.";
+        h += "<strong>Nothing compared:</strong> no selected step is dumped in either run.";
     else if (v.firstDivergentStep)
         h += "<strong>Divergence.</strong> First divergent step <strong>" +
              std::to_string(*v.firstDivergentStep) + "</strong>; diverged groups " +

@@ -114,16 +114,19 @@ RunScan scanRun(const fs::path& dir) {
 // The error for a run folder without a single dump file. The common slip is the folder above
 // the runs: its subfolders that hold dumps (the first few) are named.
 std::string noDumpFilesError(const std::filesystem::path& dir) {
-    std::string message = dir.string() + ": no dump files (step_<step>_<group>_<name>.bin) in this folder; "
-                                         "nothing to compare";
+    std::string message = dir.string() +
+                          ": no dump files (step_<step>_<group>_<name>.bin) in this folder; "
+                          "nothing to compare";
     std::vector<std::string> runs;
     std::error_code ec;
     std::size_t looked = 0;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 64; it.increment(ec), ++looked) {
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 64;
+         it.increment(ec), ++looked) {
         std::error_code typeError;
         if (!it->is_directory(typeError)) continue;
         std::error_code inner;
-        for (fs::directory_iterator sub(it->path(), inner); !inner && sub != fs::directory_iterator(); sub.increment(inner))
+        for (fs::directory_iterator sub(it->path(), inner);
+             !inner && sub != fs::directory_iterator(); sub.increment(inner))
             if (parseDumpName(sub->path().filename().string())) {
                 runs.push_back(it->path().filename().string());
                 break;
@@ -137,7 +140,8 @@ std::string noDumpFilesError(const std::filesystem::path& dir) {
             message += runs[i];
         }
         if (runs.size() > 3) message += ", ...";
-        message += runs.size() > 1 ? " hold dumps: give a run's own folder" : " holds dumps: give a run's own folder";
+        message += runs.size() > 1 ? " hold dumps: give a run's own folder"
+                                   : " holds dumps: give a run's own folder";
     }
     return message;
 }

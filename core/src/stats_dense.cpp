@@ -38,7 +38,8 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
         bin(i + 2, d.decades[2], d.ulps[2]);
         bin(i + 3, d.decades[3], d.ulps[3]);
     }
-    t.msA0 += d.multisetA[0], t.msA1 += d.multisetA[1], t.msB0 += d.multisetB[0], t.msB1 += d.multisetB[1];
+    t.msA0 += d.multisetA[0], t.msA1 += d.multisetA[1], t.msB0 += d.multisetB[0],
+        t.msB1 += d.multisetB[1];
     // Candidates had |Δ| >= the floor when the block began; the floor only rises, and the kept
     // set does not depend on the order its entries arrive in.
     for (std::size_t w = 0; w < (n + 63) / 64; ++w)

@@ -174,15 +174,21 @@ TEST(Cli, StepsThatNoRunDumpedCompareNothingAndExit2) {
     const std::string a = (dir / "a").string(), b = (dir / "b").string();
     const auto text = cli({a, b, "--steps", "7-9"});
     EXPECT_EQ(text.exitCode, 2) << text.out;
-    EXPECT_NE(text.out.find("VERDICT: not compared: none of the selected steps is dumped in either run."),
-              std::string::npos) << text.out;
-    EXPECT_NE(text.err.find("warning: none of the selected steps is dumped in either run (they have steps 0 to 1)"),
-              std::string::npos) << text.err;
+    EXPECT_NE(
+        text.out.find("VERDICT: not compared: none of the selected steps is dumped in either run."),
+        std::string::npos)
+        << text.out;
+    EXPECT_NE(
+        text.err.find(
+            "warning: none of the selected steps is dumped in either run (they have steps 0 to 1)"),
+        std::string::npos)
+        << text.err;
     const auto json = cli({a, b, "--steps", "7", "--json", "--report", (dir / "r.md").string()});
     EXPECT_EQ(json.exitCode, 2);
     EXPECT_NE(json.out.find("\"exit_code\": 2"), std::string::npos) << json.out;
     std::ifstream md(dir / "r.md");
-    const std::string report((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+    const std::string report((std::istreambuf_iterator<char>(md)),
+                             std::istreambuf_iterator<char>());
     EXPECT_NE(report.find("**Verdict:** nothing compared"), std::string::npos) << report;
     EXPECT_EQ(cli({a, b, "--steps", "1,7"}).exitCode, 0); // one selected step exists: compared
 }

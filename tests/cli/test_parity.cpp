@@ -42,7 +42,7 @@ enum class Semantics {
     referenceCrash, // an OSError kills the script (exit 1); dumpscope reports the run dir, exits 2
     unclassifiedEqual,  // agree; dumpscope lists the files the reference ignores
     unclassifiedDiffer, // reference 0; dumpscope exit 1 (runs not identical) but no step, no group
-    noDumps,            // reference 0 ("all match"); dumpscope: nothing to compare, exit 2, names the folders
+    noDumps,            // reference 0 ("all match"); dumpscope: nothing compared, exit 2
 };
 
 // Where the script dies with a traceback, only its last line can be reproduced: the frames

@@ -196,13 +196,16 @@ TEST(Analyze, ARunFolderWithoutDumpsIsThatRunsErrorNotAMatch) {
     std::ofstream(dir / "empty" / "notes.txt") << "not a dump";
     const Analysis oneEmpty = analyze(dir / "a", dir / "empty");
     EXPECT_TRUE(oneEmpty.errorA.empty());
-    EXPECT_EQ(oneEmpty.errorB, (dir / "empty").string() +
-                                   ": no dump files (step_<step>_<group>_<name>.bin) in this folder; nothing to compare");
+    EXPECT_EQ(
+        oneEmpty.errorB,
+        (dir / "empty").string() +
+            ": no dump files (step_<step>_<group>_<name>.bin) in this folder; nothing to compare");
     EXPECT_TRUE(oneEmpty.buffers.empty());
     EXPECT_EQ(oneEmpty.verdict.exitCode, 2);
 
     const Analysis above = analyze(dir.path(), dir / "b");
-    EXPECT_NE(above.errorA.find("its subfolders a, b hold dumps: give a run's own folder"), std::string::npos)
+    EXPECT_NE(above.errorA.find("its subfolders a, b hold dumps: give a run's own folder"),
+              std::string::npos)
         << above.errorA;
     EXPECT_EQ(above.verdict.exitCode, 2);
 }

@@ -39,14 +39,17 @@ TEST(MultisetHash, SmallMultisetsOfNeighbouringValuesHaveDistinctFingerprints) {
     std::size_t count = 0;
     for (std::uint32_t i = 0; i < 64; ++i)
         for (std::uint32_t j = i; j < 64; ++j)
-            for (std::uint32_t k = j; k < 64; ++k, ++count) seen.insert(fingerprint({i, j, k}));
+            for (std::uint32_t k = j; k < 64; ++k, ++count)
+                seen.insert(fingerprint({i, j, k}));
     EXPECT_EQ(seen.size(), count);
 }
 
 TEST(MultisetHash, OrderDoesNotMatterAndNarrowTypesUseTheSameTerm) {
     EXPECT_EQ(fingerprint({1, 2, 3, 0x3f800000u}), fingerprint({0x3f800000u, 3, 1, 2}));
-    EXPECT_EQ(dumpscope::detail::multisetTerm(std::uint16_t{7}), dumpscope::detail::multisetTerm(std::uint32_t{7}));
-    EXPECT_NE(dumpscope::detail::multisetTerm(std::uint32_t{7}), dumpscope::detail::multisetTerm(std::uint32_t{8}));
+    EXPECT_EQ(dumpscope::detail::multisetTerm(std::uint16_t{7}),
+              dumpscope::detail::multisetTerm(std::uint32_t{7}));
+    EXPECT_NE(dumpscope::detail::multisetTerm(std::uint32_t{7}),
+              dumpscope::detail::multisetTerm(std::uint32_t{8}));
 }
 
 } // namespace

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <sstream>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -147,7 +147,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     const auto nameOf = [](std::string_view entry) { return entry.substr(0, entry.find('=')); };
     std::vector<std::string> envStrings;
     for (char** e = environ; *e; ++e)
-        if (std::none_of(env.begin(), env.end(), [&](const std::string& x) { return nameOf(x) == nameOf(*e); }))
+        if (std::none_of(env.begin(), env.end(),
+                         [&](const std::string& x) { return nameOf(x) == nameOf(*e); }))
             envStrings.emplace_back(*e);
     for (const auto& e : env) envStrings.push_back(e);
     std::vector<char*> envp, args;

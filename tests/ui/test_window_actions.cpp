@@ -292,12 +292,14 @@ TEST(GuiBinary, WithoutADisplaySaysWhatToDoAndStillAnswersHelpVersionAndScreensh
     const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, noDisplay);
     EXPECT_EQ(help.exitCode, 0) << help.err;
     // One usage line naming the runs once.
-    EXPECT_NE(help.out.find("[options] [RUN_A RUN_B [MORE_RUNS…]]\n"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("[options] [RUN_A RUN_B [MORE_RUNS…]]\n"), std::string::npos)
+        << help.out;
 
     TempDir out;
     const auto shot = test::runProcess(
         {DUMPSCOPE_GUI_PATH, "--demo", "--screenshot", (out / "demo.png").string()},
-        {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "XDG_CONFIG_HOME=" + out.path().string()});
+        {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=",
+         "XDG_CONFIG_HOME=" + out.path().string()});
     EXPECT_EQ(shot.exitCode, 0) << shot.err;
     EXPECT_TRUE(std::filesystem::exists(out / "demo.png"));
 }
