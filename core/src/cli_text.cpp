@@ -2,6 +2,7 @@
 
 #include "cli_terminal.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/verdict.h"
 
 #include <cmath>
 #include <cstdio>
@@ -101,14 +102,8 @@ std::string bufferLine(const BufferResult& b) {
 void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {
     auto red = [color](std::string_view t) { return paint(t, Paint::red, color); };
     auto yellow = [color](std::string_view t) { return paint(t, Paint::yellow, color); };
-    if (!an.errorA.empty() || !an.errorB.empty()) {
-        const char* why = "a run directory is missing, unreadable or holds no dumps.";
-        out << red(std::string("VERDICT: not compared: ") + why) << "\n";
-        return;
-    }
-    if (an.buffers.empty()) {
-        out << red("VERDICT: not compared: none of the selected steps is dumped in either run.")
-            << "\n";
+    if (const std::string_view why = notComparedReason(an); !why.empty()) {
+        out << red("VERDICT: not compared: " + std::string(why) + ".") << "\n";
         return;
     }
     const Schema& schema = *an.schema;

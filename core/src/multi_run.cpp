@@ -1,4 +1,5 @@
 #include "dumpscope/multi_run.h"
+#include "dumpscope/verdict.h"
 
 #include <algorithm>
 #include <set>
@@ -63,8 +64,8 @@ FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Ana
     const std::string who = "candidate " + std::to_string(k + 1) + " (" + cs.run.string() + ")";
     const std::string floorName = "the noise floor (candidate 1, " + fs.run.string() + ")";
     if (runError(floor) || runError(cand)) {
-        f.text = who + " cannot be read against " + floorName +
-                 ": a run directory is missing, unreadable or holds no dumps.";
+        f.text = who + " cannot be read against " + floorName + ": " +
+                 std::string(notComparedReason(runError(floor) ? floor : cand)) + ".";
         return f;
     }
     // The floor's buffers that were compared as a pair and found not divergent.

@@ -6,6 +6,7 @@
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
 #include "report_common.h"
@@ -74,12 +75,13 @@ void header(std::string& h, const Analysis& a) {
 void verdict(std::string& h, const Analysis& a) {
     const Verdict& v = a.verdict;
     const bool inputError = !a.errorA.empty() || !a.errorB.empty();
-    const char* cls = inputError || a.buffers.empty() ? "err" : v.firstDivergentStep ? "div" : "eq";
+    const std::string_view notCompared = notComparedReason(a);
+    const char* cls = !notCompared.empty() ? "err" : v.firstDivergentStep ? "div" : "eq";
     h += "<h2>Verdict</h2>\n<div class=\"verdict " + std::string(cls) + "\">";
     if (inputError)
         h += "<strong>Input error.</strong>";
-    else if (a.buffers.empty())
-        h += "<strong>Nothing compared:</strong> no selected step is dumped in either run.";
+    else if (!notCompared.empty())
+        h += "<strong>Nothing compared:</strong> " + htmlEscape(notCompared) + ".";
     else if (v.firstDivergentStep)
         h += "<strong>Divergence.</strong> First divergent step <strong>" +
              std::to_string(*v.firstDivergentStep) + "</strong>; diverged groups " +

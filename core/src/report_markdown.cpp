@@ -5,6 +5,7 @@
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
 #include "report_common.h"
@@ -41,8 +42,8 @@ void verdictSection(std::string& md, const Analysis& a) {
     md += "**Verdict:** ";
     if (!a.errorA.empty() || !a.errorB.empty())
         md += "input error";
-    else if (a.buffers.empty())
-        md += "nothing compared: none of the selected steps is dumped in either run";
+    else if (const std::string_view why = notComparedReason(a); !why.empty())
+        md += "nothing compared: " + std::string(why);
     else if (v.firstDivergentStep)
         md += "divergence — first divergent step **" + std::to_string(*v.firstDivergentStep) +
               "**, diverged groups " + joinCode(v.divergedGroups);

@@ -50,11 +50,16 @@ std::string decisionText(DecisionCase c) {
     return {};
 }
 
+std::string_view notComparedReason(const Analysis& an) {
+    if (!an.errorA.empty() || !an.errorB.empty())
+        return "a run directory is missing, unreadable or holds no dumps";
+    if (an.buffers.empty()) return "none of the selected steps is dumped in either run";
+    return {};
+}
+
 Verdict decide(const Analysis& an) {
     Verdict v;
-    // A run that could not be read, or nothing compared at all (no step selected is dumped):
-    // never "identical".
-    if (!an.errorA.empty() || !an.errorB.empty() || an.buffers.empty()) {
+    if (!notComparedReason(an).empty()) { // never "identical"
         v.exitCode = 2;
         return v;
     }
