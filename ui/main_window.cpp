@@ -33,6 +33,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolButton>
 
 #include <exception>
@@ -247,8 +248,12 @@ void MainWindow::openPair(const RunPair& pair) {
     // The demo's temporary pair is not worth remembering: it is gone after this session.
     const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
     if (!isDemo) {
-        m_settings->addRecentPair(absolute);
-        updateRecentMenu();
+        // In the next turn of the event loop: QSettings writes its file in the turn after a
+        // change (about 10 ms here), which would otherwise add to the triage view's first paint.
+        QTimer::singleShot(0, this, [this, absolute] {
+            m_settings->addRecentPair(absolute);
+            updateRecentMenu();
+        });
     }
     setWindowTitle(
         tr("%1 ↔ %2 — dumpscope")
