@@ -10,8 +10,12 @@
 //   scroll:  the longest of 100 jumps to random positions of that buffer, each repainted.
 // Prints one "name<TAB>value" line per figure (seconds) for bench/run.sh. Never a unit test:
 // these are timings.
-// Usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N]
+// Usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N] [--trace]
 //   BIG_DIR/{a,b} get the 100M-element pair (1% of the elements 1 ULP apart) unless present.
+//   --trace prints to stderr each gap over 25 ms and each event that took the GUI thread over
+//   5 ms (a paint over 1 ms), with its receiver: what a stall was spent on.
+// Each window is on screen (exposed, first paint done) before its pair is opened: a user opens
+// a pair in a window that is already shown.
 #include "element_panel.h"
 #include "element_table_model.h"
 #include "main_window.h"
@@ -27,6 +31,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QWindow>
 
 #include <algorithm>
 #include <cstdint>
@@ -42,6 +47,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+bool g_trace = false; // --trace: what the GUI thread spent each long gap on, on stderr
+
 // The longest gap between ticks of a 5 ms timer on the GUI thread while it runs.
 class StallMeter {
   public:
@@ -50,6 +57,9 @@ class StallMeter {
         m_timer.setInterval(5);
         QObject::connect(&m_timer, &QTimer::timeout, [this] {
             const qint64 now = m_clock.nsecsElapsed();
+            if (g_trace && now - m_last > 25'000'000)
+                std::fprintf(stderr, "gap of %.1f ms from %.1f ms after the start\n", (now - m_last) / 1e6,
+                             m_last / 1e6);
             m_maxGap = std::max(m_maxGap, now - m_last);
             m_last = now;
         });
@@ -115,6 +125,32 @@ void writeBigPair(const fs::path& dir, std::uint64_t n, const std::string& file)
     }
 }
 
+// With --trace, every event the GUI thread took more than 5 ms over (paints: 1 ms) is printed
+// with its receiver (class/objectName in its parent's), so that a gap the stall meter reports
+// can be read as the work that made it.
+class TracingApp : public QApplication {
+  public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (!g_trace) return QApplication::notify(receiver, event);
+        QElapsedTimer clock;
+        clock.start();
+        const QEvent::Type type = event->type();
+        QString name = describe(receiver);
+        if (receiver->parent()) name += QStringLiteral(" in ") + describe(receiver->parent());
+        const bool result = QApplication::notify(receiver, event);
+        const qint64 took = clock.nsecsElapsed();
+        if (took > (type == QEvent::Paint ? 1'000'000 : 5'000'000))
+            std::fprintf(stderr, "  event %d to %s: %.1f ms\n", int(type), qPrintable(name), took / 1e6);
+        return result;
+    }
+
+  private:
+    static QString describe(const QObject* o) {
+        return QString::fromLatin1(o->metaObject()->className()) + QLatin1Char('/') + o->objectName();
+    }
+};
+
 void print(const char* name, double seconds) { std::printf("%s\t%.4f\n", name, seconds); }
 
 } // namespace
@@ -122,17 +158,19 @@ void print(const char* name, double seconds) { std::printf("%s\t%.4f\n", name, s
 int main(int argc, char** argv) {
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QStandardPaths::setTestModeEnabled(true); // keeps the bench's settings away from the user's
-    QApplication app(argc, argv);
+    TracingApp app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N]\n");
+        std::fprintf(stderr, "usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N] [--trace]\n");
         return 2;
     }
     const fs::path pair = argv[1], big = argv[2];
     int runs = 5;
     std::uint64_t elements = 100'000'000;
-    for (int i = 3; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
-        if (std::strcmp(argv[i], "--elements") == 0) elements = std::strtoull(argv[i + 1], nullptr, 10);
+    for (int i = 3; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--trace") == 0) g_trace = true;
+        if (i + 1 >= argc) continue;
+        if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--elements") == 0) elements = std::strtoull(argv[++i], nullptr, 10);
     }
     QTemporaryDir settingsDir;
 
@@ -142,11 +180,20 @@ int main(int argc, char** argv) {
         MainWindow window({nullptr, settingsDir.filePath(QStringLiteral("settings.ini"))});
         window.resize(1400, 900);
         window.show();
-        QCoreApplication::processEvents();
+        // The user opens a pair in a window already on screen: its first expose and paint are
+        // not part of the analysis, so they are over before the stall meter starts.
+        waitFor([&] { return window.windowHandle() && window.windowHandle()->isExposed(); },
+                "the window's first expose");
+        QElapsedTimer settle;
+        settle.start();
+        waitFor([&] { return settle.elapsed() >= 100; }, "the window's first paint");
         bool finished = false;
-        QObject::connect(&window, &MainWindow::analysisFinished, [&] { finished = true; });
         StallMeter stall;
         QElapsedTimer clock;
+        QObject::connect(&window, &MainWindow::analysisFinished, [&] {
+            finished = true;
+            if (g_trace) std::fprintf(stderr, "analysis finished after %.1f ms\n", clock.nsecsElapsed() / 1e6);
+        });
         stall.start();
         clock.start();
         window.openPair({QString::fromStdString((pair / "a").string()), QString::fromStdString((pair / "b").string())});
