@@ -183,7 +183,10 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     }
     m_cleared = false;
     const auto& verdict = analysis.verdict;
-    if (verdict.exitCode == 0) {
+    if (verdict.decisionCase == dumpscope::DecisionCase::not_compared) {
+        m_headline->setText(
+            tr("%1 (exit %2)").arg(QString::fromStdString(verdict.text)).arg(verdict.exitCode));
+    } else if (verdict.exitCode == 0) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));
     } else if (verdict.firstDivergentStep) {
         m_headline->setText(tr("First divergent step %1 · diverged: %2 (exit %3)")

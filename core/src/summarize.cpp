@@ -30,6 +30,7 @@ std::string_view decisionCaseName(DecisionCase c) {
     case DecisionCase::i: return "i";
     case DecisionCase::j: return "j";
     case DecisionCase::unexpected: return "unexpected";
+    case DecisionCase::not_compared: return "not_compared";
     }
     return "?";
 }

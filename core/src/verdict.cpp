@@ -46,6 +46,7 @@ std::string decisionText(DecisionCase c) {
     case DecisionCase::i: return std::string(rt::iDiverges()) + "\n" + std::string(rt::crossCheck());
     case DecisionCase::j: return std::string(rt::jWithoutI()) + "\n" + std::string(rt::crossCheck());
     case DecisionCase::unexpected: return std::string(rt::unexpected());
+    case DecisionCase::not_compared: return "Not compared.";
     }
     return {};
 }
@@ -59,8 +60,10 @@ std::string_view notComparedReason(const Analysis& an) {
 
 Verdict decide(const Analysis& an) {
     Verdict v;
-    if (!notComparedReason(an).empty()) { // never "identical"
+    if (const std::string_view why = notComparedReason(an); !why.empty()) { // never "identical"
         v.exitCode = 2;
+        v.decisionCase = DecisionCase::not_compared;
+        v.text = "Not compared: " + std::string(why) + ".";
         return v;
     }
     bool anyDivergence = false, anyError = false;

@@ -186,10 +186,16 @@ TEST(Cli, StepsThatNoRunDumpedCompareNothingAndExit2) {
     const auto json = cli({a, b, "--steps", "7", "--json", "--report", (dir / "r.md").string()});
     EXPECT_EQ(json.exitCode, 2);
     EXPECT_NE(json.out.find("\"exit_code\": 2"), std::string::npos) << json.out;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["decision"]["case"], "not_compared"); // not the reference's all_equal
+    EXPECT_EQ(j["decision"]["text"],
+              "Not compared: none of the selected steps is dumped in either run.");
     std::ifstream md(dir / "r.md");
     const std::string report((std::istreambuf_iterator<char>(md)),
                              std::istreambuf_iterator<char>());
     EXPECT_NE(report.find("**Verdict:** nothing compared"), std::string::npos) << report;
+    EXPECT_NE(report.find("decision case `not_compared`, exit code 2"), std::string::npos)
+        << report;
     EXPECT_EQ(cli({a, b, "--steps", "1,7"}).exitCode, 0); // one selected step exists: compared
 }
 

@@ -202,6 +202,10 @@ TEST(Analyze, ARunFolderWithoutDumpsIsThatRunsErrorNotAMatch) {
             ": no dump files (step_<step>_<group>_<name>.bin) in this folder; nothing to compare");
     EXPECT_TRUE(oneEmpty.buffers.empty());
     EXPECT_EQ(oneEmpty.verdict.exitCode, 2);
+    // Not the reference's all_equal: nothing was compared, which is never a match.
+    EXPECT_EQ(oneEmpty.verdict.decisionCase, DecisionCase::not_compared);
+    EXPECT_EQ(oneEmpty.verdict.text,
+              "Not compared: a run directory is missing, unreadable or holds no dumps.");
 
     const Analysis above = analyze(dir.path(), dir / "b");
     EXPECT_NE(above.errorA.find("its subfolders a, b hold dumps: give a run's own folder"),

@@ -11,8 +11,12 @@
 #include "test_support.h"
 #include "triage_view.h"
 #include "ui_test_util.h"
+#include "verdict_panel.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <gtest/gtest.h>
 
@@ -102,4 +106,30 @@ TEST(ErrorCells, AFileWithoutReadPermissionIsAnErrorCell) {
         << p.toolTip(0, "G").toStdString();
     EXPECT_EQ(p.status(1, "H"), int(Status::diverge));
     EXPECT_EQ(p.status(2, "K"), int(Status::error));
+}
+
+// A run folder without a single dump: nothing is compared, and the window says so (and why)
+// instead of "all equal" or the reference's "input missing or malformed".
+TEST(ErrorCells, ARunWithoutDumpsIsNotComparedAndTheVerdictSaysWhy) {
+    ErrorPair p;
+    std::filesystem::create_directories(p.runs / "empty");
+    p.window.openPair({q(p.runs / "a"), q(p.runs / "empty")});
+    ASSERT_TRUE(uitest::waitForFinished(p.window));
+    const Analysis& analysis = *p.window.triageView()->snapshot()->analysis;
+    EXPECT_EQ(analysis.verdict.decisionCase, DecisionCase::not_compared);
+    VerdictPanel* verdict = p.window.triageView()->verdictPanel();
+    auto* headline = verdict->findChild<QLabel*>(QStringLiteral("verdictHeadline"));
+    ASSERT_NE(headline, nullptr);
+    EXPECT_EQ(headline->text(),
+              QStringLiteral("Not compared: a run directory is missing, unreadable or holds no "
+                             "dumps. (exit 2)"));
+    EXPECT_EQ(verdict->interpretation().toStdString(), analysis.verdict.text);
+    auto* warnings = verdict->findChild<QLabel*>(QStringLiteral("warnings"));
+    ASSERT_NE(warnings, nullptr);
+    EXPECT_TRUE(warnings->text().contains(QStringLiteral("no dump files")))
+        << warnings->text().toStdString();
+    QTreeWidget* tree = verdict->decisionTree();
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        EXPECT_FALSE((*it)->data(0, VerdictPanel::OnPathRole).toBool())
+            << (*it)->text(0).toStdString();
 }

@@ -66,7 +66,9 @@ struct StepResult {
     std::vector<GroupCell> cells; // one per schema group, then "other" when unclassified exist
 };
 
-enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected };
+// The reference's decision-tree branches, and not_compared (ours): nothing was compared (a run
+// error, or no selected step dumped), which the reference calls all_equal. It is never a match.
+enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected, not_compared };
 std::string_view decisionCaseName(DecisionCase c);
 
 struct CulpritRow {
@@ -90,7 +92,7 @@ struct Verdict {
     std::vector<std::string> divergedGroups; // ids, schema order
     DecisionCase decisionCase = DecisionCase::all_equal;
     // The reference's "Next-step interpretation" lines for the case (or its all-equal verdict),
-    // exactly as the reference prints them, joined with newlines.
+    // exactly as the reference prints them, joined with newlines; not_compared: why not.
     std::string text;
     std::vector<CulpritRow> culprits; // per schema group at the first divergent step
     RootCause rootCause;
