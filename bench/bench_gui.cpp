@@ -58,8 +58,8 @@ class StallMeter {
         QObject::connect(&m_timer, &QTimer::timeout, [this] {
             const qint64 now = m_clock.nsecsElapsed();
             if (g_trace && now - m_last > 25'000'000)
-                std::fprintf(stderr, "gap of %.1f ms from %.1f ms after the start\n", (now - m_last) / 1e6,
-                             m_last / 1e6);
+                std::fprintf(stderr, "gap of %.1f ms from %.1f ms after the start\n",
+                             (now - m_last) / 1e6, m_last / 1e6);
             m_maxGap = std::max(m_maxGap, now - m_last);
             m_last = now;
         });
@@ -141,13 +141,15 @@ class TracingApp : public QApplication {
         const bool result = QApplication::notify(receiver, event);
         const qint64 took = clock.nsecsElapsed();
         if (took > (type == QEvent::Paint ? 1'000'000 : 5'000'000))
-            std::fprintf(stderr, "  event %d to %s: %.1f ms\n", int(type), qPrintable(name), took / 1e6);
+            std::fprintf(stderr, "  event %d to %s: %.1f ms\n", int(type), qPrintable(name),
+                         took / 1e6);
         return result;
     }
 
   private:
     static QString describe(const QObject* o) {
-        return QString::fromLatin1(o->metaObject()->className()) + QLatin1Char('/') + o->objectName();
+        return QString::fromLatin1(o->metaObject()->className()) + QLatin1Char('/') +
+               o->objectName();
     }
 };
 
@@ -160,7 +162,9 @@ int main(int argc, char** argv) {
     QStandardPaths::setTestModeEnabled(true); // keeps the bench's settings away from the user's
     TracingApp app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N] [--trace]\n");
+        std::fprintf(
+            stderr,
+            "usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N] [--trace]\n");
         return 2;
     }
     const fs::path pair = argv[1], big = argv[2];
@@ -169,8 +173,10 @@ int main(int argc, char** argv) {
     for (int i = 3; i < argc; ++i) {
         if (std::strcmp(argv[i], "--trace") == 0) g_trace = true;
         if (i + 1 >= argc) continue;
-        if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[++i]));
-        else if (std::strcmp(argv[i], "--elements") == 0) elements = std::strtoull(argv[++i], nullptr, 10);
+        if (std::strcmp(argv[i], "--runs") == 0)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--elements") == 0)
+            elements = std::strtoull(argv[++i], nullptr, 10);
     }
     QTemporaryDir settingsDir;
 
@@ -192,7 +198,9 @@ int main(int argc, char** argv) {
         QElapsedTimer clock;
         QObject::connect(&window, &MainWindow::analysisFinished, [&] {
             finished = true;
-            if (g_trace) std::fprintf(stderr, "analysis finished after %.1f ms\n", clock.nsecsElapsed() / 1e6);
+            if (g_trace)
+                std::fprintf(stderr, "analysis finished after %.1f ms\n",
+                             clock.nsecsElapsed() / 1e6);
         });
         stall.start();
         clock.start();
