@@ -274,7 +274,11 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_links.clear();
     const auto& cause = analysis.verdict.rootCause;
     if (!cause.step || cause.groups.empty()) {
-        m_rootCause->setText(tr("none: no divergence"));
+        const auto& verdict = analysis.verdict;
+        m_rootCause->setText(verdict.decisionCase == dumpscope::DecisionCase::not_compared
+                                 ? tr("none: nothing was compared")
+                             : verdict.exitCode == 1 ? tr("none: only unclassified files diverge")
+                                                     : tr("none: no divergence"));
         return;
     }
     auto link = [this](LinkTarget target, const QString& text) {

@@ -124,6 +124,9 @@ TEST(ErrorCells, ARunWithoutDumpsIsNotComparedAndTheVerdictSaysWhy) {
               QStringLiteral("Not compared: a run directory is missing, unreadable or holds no "
                              "dumps. (exit 2)"));
     EXPECT_EQ(verdict->interpretation().toStdString(), analysis.verdict.text);
+    auto* rootCause = verdict->findChild<QLabel*>(QStringLiteral("rootCause"));
+    ASSERT_NE(rootCause, nullptr);
+    EXPECT_EQ(rootCause->text(), QStringLiteral("none: nothing was compared"));
     auto* warnings = verdict->findChild<QLabel*>(QStringLiteral("warnings"));
     ASSERT_NE(warnings, nullptr);
     EXPECT_TRUE(warnings->text().contains(QStringLiteral("no dump files")))

@@ -147,6 +147,32 @@ TEST(MainWindow, RootCauseLinkSelectsItsCellAndBuffer) {
     EXPECT_EQ(selectedBufferName(w.triage()), QStringLiteral("v_pred")) << "first row as sorted";
 }
 
+// Without a root cause the panel says why there is none: all equal, only unclassified files
+// diverging (exit 1: not identical, but no schema group to blame), or nothing compared.
+TEST(VerdictPanelRootCause, SaysWhyThereIsNone) {
+    TempDir dir;
+    for (const char* run : {"a", "b"})
+        test::writeDump(dir / run, 0, "h_q_logits", std::vector<float>{1, 2, 3, 4});
+    test::writeDump(dir / "a", 0, "zz_notes", std::vector<std::uint8_t>{1, 2, 3});
+    test::writeDump(dir / "b", 0, "zz_notes", std::vector<std::uint8_t>{1, 2, 3});
+    VerdictPanel panel;
+    auto* label = panel.findChild<QLabel*>(QStringLiteral("rootCause"));
+    ASSERT_NE(label, nullptr);
+    panel.setSnapshot(uitest::finishedSnapshot(analyze(dir / "a", dir / "b")));
+    EXPECT_EQ(label->text(), QStringLiteral("none: no divergence"));
+
+    test::writeDump(dir / "b", 0, "zz_notes", std::vector<std::uint8_t>{1, 9, 3});
+    const Analysis other = analyze(dir / "a", dir / "b");
+    ASSERT_EQ(other.verdict.exitCode, 1);
+    ASSERT_FALSE(other.verdict.firstDivergentStep);
+    panel.setSnapshot(uitest::finishedSnapshot(other));
+    EXPECT_EQ(label->text(), QStringLiteral("none: only unclassified files diverge"));
+
+    std::filesystem::create_directories(dir / "empty");
+    panel.setSnapshot(uitest::finishedSnapshot(analyze(dir / "a", dir / "empty")));
+    EXPECT_EQ(label->text(), QStringLiteral("none: nothing was compared"));
+}
+
 TEST(MainWindow, KeyboardMovesThroughTheMatrix) {
     Window w;
     ASSERT_TRUE(w.window.openDemo());
