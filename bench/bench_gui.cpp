@@ -133,24 +133,33 @@ class TracingApp : public QApplication {
     using QApplication::QApplication;
     bool notify(QObject* receiver, QEvent* event) override {
         if (!g_trace) return QApplication::notify(receiver, event);
+        // Who received it, taken before delivery (it may delete the receiver) without building
+        // a string: the names are only formatted for the few events worth printing.
+        const Who who(receiver), parent(receiver->parent());
+        const QEvent::Type type = event->type();
         QElapsedTimer clock;
         clock.start();
-        const QEvent::Type type = event->type();
-        QString name = describe(receiver);
-        if (receiver->parent()) name += QStringLiteral(" in ") + describe(receiver->parent());
         const bool result = QApplication::notify(receiver, event);
         const qint64 took = clock.nsecsElapsed();
         if (took > (type == QEvent::Paint ? 1'000'000 : 5'000'000))
-            std::fprintf(stderr, "  event %d to %s: %.1f ms\n", int(type), qPrintable(name),
-                         took / 1e6);
+            std::fprintf(stderr, "  event %d to %s%s%s: %.1f ms\n", int(type),
+                         qPrintable(who.text()), parent.className ? " in " : "",
+                         qPrintable(parent.text()), took / 1e6);
         return result;
     }
 
   private:
-    static QString describe(const QObject* o) {
-        return QString::fromLatin1(o->metaObject()->className()) + QLatin1Char('/') +
-               o->objectName();
-    }
+    struct Who {
+        explicit Who(const QObject* o)
+            : className(o ? o->metaObject()->className() : nullptr),
+              objectName(o ? o->objectName() : QString()) {}
+        QString text() const {
+            return className ? QString::fromLatin1(className) + QLatin1Char('/') + objectName
+                             : QString();
+        }
+        const char* className; // static metadata: outlives the object
+        QString objectName;    // implicitly shared: a copy allocates nothing
+    };
 };
 
 void print(const char* name, double seconds) { std::printf("%s\t%.4f\n", name, seconds); }
