@@ -174,11 +174,11 @@ void MainWindow::connectWorker() {
     };
     connect(m_worker, &AnalysisWorker::planned, this, show);
     connect(m_worker, &AnalysisWorker::progressed, this, show);
-    connect(m_worker, &AnalysisWorker::finished, this, [this, show](quint64 seq, SnapshotPtr s) {
-        show(seq, std::move(s));
+    connect(m_worker, &AnalysisWorker::finished, this, [this](quint64, SnapshotPtr s) {
+        setProgress(s);
         m_progress->hide();
         m_cancelButton->hide();
-        const auto& analysis = *m_triage->snapshot()->analysis;
+        const auto& analysis = *s->analysis;
         const auto& verdict = analysis.verdict;
         const std::string& runError = analysis.errorA.empty() ? analysis.errorB : analysis.errorA;
         if (!runError.empty())
@@ -193,8 +193,13 @@ void MainWindow::connectWorker() {
                                        .arg(analysis.buffers.size())
                                        .arg(verdict.exitCode)
                                        .arg(toleranceSummary(analysis)));
-        updateActions();
-        emit analysisFinished();
+        // The panels fill over three turns of the event loop, each repainting its part of the
+        // window (in one turn the repaint stalled the loop 40-80 ms); the analysis is finished
+        // for the window's users once every panel shows it.
+        m_triage->setSnapshot(std::move(s), TriageView::Pace::inTurns, [this] {
+            updateActions();
+            emit analysisFinished();
+        });
     });
     connect(m_worker, &AnalysisWorker::cancelled, this, [this] {
         m_progress->hide();

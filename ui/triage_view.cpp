@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace {
@@ -39,9 +40,16 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
 
 TriageView::TriageView(QWidget* parent)
     : QWidget(parent), m_matrixModel(new MatrixModel(this)), m_matrixView(new MatrixView),
-      m_bufferPanel(new BufferPanel), m_bufferSearch(new BufferSearch), m_elementPanel(new ElementPanel),
-      m_histogramPanel(new HistogramPanel), m_divergenceMapPanel(new DivergenceMapPanel),
-      m_verdictPanel(new VerdictPanel) {
+      m_bufferPanel(new BufferPanel), m_bufferSearch(new BufferSearch),
+      m_elementPanel(new ElementPanel), m_histogramPanel(new HistogramPanel),
+      m_divergenceMapPanel(new DivergenceMapPanel), m_verdictPanel(new VerdictPanel),
+      m_turnTimer(new QTimer(this)) {
+    // 1 ms, not 0: with a zero interval the next turn could run in the same pass of the event
+    // loop, before a timer that was already due (TriageTurns' 1 ms tick then missed a turn).
+    m_turnTimer->setSingleShot(true);
+    m_turnTimer->setInterval(1);
+    m_turnTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_turnTimer, &QTimer::timeout, this, &TriageView::nextTurn);
     m_matrixView->setObjectName(QStringLiteral("matrixView"));
     m_matrixView->setModel(m_matrixModel);
 
@@ -107,7 +115,8 @@ TriageView::TriageView(QWidget* parent)
             });
 }
 
-void TriageView::setSnapshot(SnapshotPtr snapshot) {
+void TriageView::setSnapshot(SnapshotPtr snapshot, Pace pace, std::function<void()> shown) {
+    completePendingTurns();
     const bool wasFinished = m_snapshot && m_snapshot->finished;
     // Where the user is, by name: a matrix that grows (a watched run dumped a new step) resets
     // its model, and the same cell and buffer are selected again afterwards.
@@ -128,18 +137,59 @@ void TriageView::setSnapshot(SnapshotPtr snapshot) {
     m_verdictPanel->setSnapshot(m_snapshot);
     m_bufferSearch->setSnapshot(m_snapshot);
     const bool nowFinished = m_snapshot && m_snapshot->finished && !wasFinished;
+    if (pace == Pace::inTurns && nowFinished) {
+        m_shownCallback = std::move(shown);
+        m_nextTurn = Turn::cell;
+        m_turnTimer->start();
+        return;
+    }
+    refreshCell(nowFinished);
+    refreshBuffer(nowFinished);
+    if (shown) shown();
+}
+
+void TriageView::refreshCell(bool finishedNow) {
     // Unless the user picked a cell meanwhile, a finished analysis opens on its root cause.
-    if (nowFinished && !m_matrixView->userNavigated())
+    if (finishedNow && !m_matrixView->userNavigated())
         selectDefaultCell();
     else if (const QModelIndex current = m_matrixView->currentIndex(); current.isValid())
         showCell(current);
+}
+
+void TriageView::refreshBuffer(bool finishedNow) {
     // The element table and histograms show a buffer once it is compared; the final snapshot
     // replaces the progress copy they were given.
     const int selected = m_bufferPanel->selectedBuffer();
-    if (selected >= 0 && (selected != m_shownBuffer || nowFinished)) showBuffer(selected);
+    if (selected >= 0 && (selected != m_shownBuffer || finishedNow)) showBuffer(selected);
+}
+
+void TriageView::nextTurn() {
+    switch (m_nextTurn) {
+    case Turn::none:
+        return;
+    case Turn::cell:
+        m_holdDetails = true;
+        refreshCell(true);
+        m_holdDetails = false;
+        m_nextTurn = Turn::buffer;
+        m_turnTimer->start();
+        return;
+    case Turn::buffer:
+        m_nextTurn = Turn::none;
+        refreshBuffer(true);
+        if (auto shown = std::exchange(m_shownCallback, {})) shown();
+        return;
+    }
+}
+
+void TriageView::completePendingTurns() {
+    while (m_nextTurn != Turn::none)
+        nextTurn();
+    m_turnTimer->stop();
 }
 
 void TriageView::clear() {
+    completePendingTurns();
     m_snapshot.reset();
     m_shownBuffer = -1;
     m_shownAnalysis.reset();
@@ -221,6 +271,7 @@ void TriageView::showCell(const QModelIndex& index) {
 }
 
 void TriageView::showBuffer(int bufferIndex) {
+    if (m_holdDetails) return; // the buffer's own turn shows it
     if (bufferIndex < 0 || !m_snapshot || !m_snapshot->isDone(bufferIndex)) {
         m_shownBuffer = -1;
         m_shownAnalysis.reset();

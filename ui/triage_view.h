@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QWidget>
 
+#include <functional>
+
 class BufferPanel;
 class BufferSearch;
 class DivergenceMapPanel;
@@ -13,6 +15,7 @@ class HistogramPanel;
 class MatrixModel;
 class MatrixView;
 class QSplitter;
+class QTimer;
 class VerdictPanel;
 
 // The triage layout of an open pair: matrix and legend, the cell's buffers, the selected
@@ -24,8 +27,16 @@ class TriageView : public QWidget {
   public:
     explicit TriageView(QWidget* parent = nullptr);
 
-    // A new snapshot of the current analysis (same pair: selection is kept).
-    void setSnapshot(SnapshotPtr snapshot);
+    // How a snapshot that finishes the analysis reaches the panels. `now`: all in this call.
+    // `inTurns`: the matrix and verdict now, the cell's buffer list one event-loop turn later
+    // and the buffer's details (element table, histograms, map) one more turn later, so that
+    // each turn repaints a part of the window instead of the whole of it in one stall.
+    enum class Pace { now, inTurns };
+
+    // A new snapshot of the current analysis (same pair: selection is kept). `shown` is called
+    // once every panel shows it: before returning, or after the last turn. A later snapshot or
+    // clear() first completes the turns still pending.
+    void setSnapshot(SnapshotPtr snapshot, Pace pace = Pace::now, std::function<void()> shown = {});
     void clear();
     const SnapshotPtr& snapshot() const { return m_snapshot; }
 
@@ -52,6 +63,12 @@ class TriageView : public QWidget {
     void showBuffer(int bufferIndex);
     void selectDefaultCell();
     void setCurrentCell(const QModelIndex& index);
+    // After a snapshot: a finished analysis opens on its default cell (unless the user picked
+    // one), else the current cell is shown again; then the selected buffer's details.
+    void refreshCell(bool finishedNow);
+    void refreshBuffer(bool finishedNow);
+    void nextTurn();
+    void completePendingTurns();
 
     SnapshotPtr m_snapshot;
     MatrixModel* m_matrixModel;
@@ -65,4 +82,10 @@ class TriageView : public QWidget {
     QList<QSplitter*> m_splitters;
     int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none
     std::shared_ptr<const dumpscope::Analysis> m_shownAnalysis; // ...and the analysis it is from
+    // Pace::inTurns: what the next turn shows, its timer, and the caller's `shown`.
+    enum class Turn { none, cell, buffer };
+    Turn m_nextTurn = Turn::none;
+    QTimer* m_turnTimer;
+    std::function<void()> m_shownCallback;
+    bool m_holdDetails = false; // the cell's turn: the details wait for their own turn
 };
