@@ -4,10 +4,11 @@
 #include "analysis_settings_dialog.h"
 #include "analysis_worker.h"
 #include "buffer_panel.h"
-#include "run_watcher.h"
+#include "deferred_progress.h"
 #include "go_menu.h"
 #include "multi_run_view.h"
 #include "open_candidates_dialog.h"
+#include "run_watcher.h"
 #include "settings.h"
 #include "start_page.h"
 #include "triage_view.h"
@@ -218,8 +219,8 @@ void MainWindow::connectWorker() {
 }
 
 void MainWindow::setProgress(const SnapshotPtr& snapshot) {
-    m_progress->setMaximum(static_cast<int>(snapshot->total));
-    m_progress->setValue(static_cast<int>(snapshot->nDone));
+    setProgressDeferred(*m_progress, static_cast<int>(snapshot->nDone),
+                        static_cast<int>(snapshot->total));
 }
 
 // The watched runs dumped new or changed step files: the same analysis again, on the same view

@@ -25,19 +25,6 @@ using dumpscope::test::TempDir;
 
 namespace {
 
-// Counts the paint events a widget receives.
-class PaintCounter : public QObject {
-  public:
-    explicit PaintCounter(QWidget* widget) { widget->installEventFilter(this); }
-    int count = 0;
-
-  protected:
-    bool eventFilter(QObject*, QEvent* event) override {
-        if (event->type() == QEvent::Paint) ++count;
-        return false;
-    }
-};
-
 struct Fixture {
     TempDir dir;
     Analysis analysis;
@@ -66,9 +53,9 @@ TEST(TriageTurns, AFinishedAnalysisReachesThePanelsInThreeTurns) {
     tick.start(1);
 
     // Each turn's changes are painted before the next turn runs.
-    PaintCounter headlinePaints(
+    uitest::PaintCounter headlinePaints(
         f.view.verdictPanel()->findChild<QLabel*>(QStringLiteral("verdictHeadline")));
-    PaintCounter bufferListPaints(f.view.bufferPanel()->view()->viewport());
+    uitest::PaintCounter bufferListPaints(f.view.bufferPanel()->view()->viewport());
 
     // What the panels show when the cell's turn selects its buffer, and when `shown` is called.
     int ticksAtCellTurn = -1, elementBufferAtCellTurn = -2, ticksAtShown = -1, shownCalls = 0;

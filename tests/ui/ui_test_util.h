@@ -4,6 +4,10 @@
 
 #include "dumpscope/result.h"
 
+#include <QEvent>
+#include <QObject>
+#include <QWidget>
+
 #include <filesystem>
 
 class MainWindow;
@@ -28,5 +32,18 @@ SnapshotPtr plannedSnapshot(Analysis analysis);
 
 // Waits (event loop running) until the window's analysis finished; false on timeout.
 bool waitForFinished(MainWindow& window);
+
+// Counts the paint events a widget receives.
+class PaintCounter : public QObject {
+  public:
+    explicit PaintCounter(QWidget* widget) { widget->installEventFilter(this); }
+    int count = 0;
+
+  protected:
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint) ++count;
+        return false;
+    }
+};
 
 } // namespace dumpscope::uitest
