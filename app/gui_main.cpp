@@ -1,6 +1,7 @@
 // dumpscope: the triage window. Thin: parses the command line and hands over to MainWindow.
 #include "display_check.h"
 #include "main_window.h"
+#include "platform_guard.h"
 
 #include "dumpscope/schema.h"
 #include "dumpscope/version.h"
@@ -24,7 +25,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (display.useOffscreen) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    auto guard = std::make_unique<PlatformStartGuard>(
+        unusableDisplayMessage([](const char* name) { return std::getenv(name); }));
     QApplication app(argc, argv);
+    guard.reset();
     QApplication::setOrganizationName(QStringLiteral("dumpscope"));
     QApplication::setApplicationName(QStringLiteral("dumpscope"));
     QApplication::setApplicationVersion(

@@ -10,13 +10,26 @@ bool isSet(const std::function<const char*(const char*)>& getenv, const char* na
     return value && *value;
 }
 
-// Help, version and --screenshot need no window.
-bool needsNoWindow(std::string_view arg) {
-    for (std::string_view option :
-         {"-h", "--help", "--help-all", "-v", "--version", "--screenshot"})
+// Help and version only print.
+bool onlyPrints(std::string_view arg) {
+    for (std::string_view option : {"-h", "--help", "--help-all", "-v", "--version"})
         if (arg == option) return true;
-    return arg.substr(0, 13) == "--screenshot=";
+    return false;
 }
+
+// Neither do they nor --screenshot need a window.
+bool needsNoWindow(std::string_view arg) {
+    return onlyPrints(arg) || arg == "--screenshot" || arg.substr(0, 13) == "--screenshot=";
+}
+
+std::string valueOf(const std::function<const char*(const char*)>& getenv, const char* name) {
+    const char* value = getenv(name);
+    return value ? value : "";
+}
+
+constexpr const char* kWhatWorks =
+    "Run it in a desktop session or over ssh -X; in a terminal, dumpscope-cli gives the same "
+    "verdict";
 
 } // namespace
 
@@ -26,18 +39,32 @@ DisplayCheck checkDisplay(const std::vector<std::string>& args,
 #if defined(__APPLE__) || defined(_WIN32)
     (void)args, (void)getenv; // the platform always has its own window system
 #else
-    if (isSet(getenv, "QT_QPA_PLATFORM") || isSet(getenv, "DISPLAY") ||
-        isSet(getenv, "WAYLAND_DISPLAY"))
-        return check;
-    if (std::any_of(args.begin(), args.end(),
-                    [](const std::string& a) { return needsNoWindow(a); })) {
+    if (isSet(getenv, "QT_QPA_PLATFORM")) return check;
+    const bool display = isSet(getenv, "DISPLAY") || isSet(getenv, "WAYLAND_DISPLAY");
+    const auto any = [&args](bool (*test)(std::string_view)) {
+        return std::any_of(args.begin(), args.end(),
+                           [test](const std::string& a) { return test(a); });
+    };
+    if (any(display ? onlyPrints : needsNoWindow)) {
         check.useOffscreen = true;
         return check;
     }
-    check.error =
-        "dumpscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset). "
-        "Run it in a desktop session or over ssh -X; in a terminal, dumpscope-cli gives the same "
-        "verdict; --screenshot FILE.png works without a display.";
+    if (display) return check;
+    check.error = std::string("dumpscope: no display to open the window on (DISPLAY and "
+                              "WAYLAND_DISPLAY are unset). ") +
+                  kWhatWorks + "; --screenshot FILE.png works without a display.";
 #endif
     return check;
+}
+
+std::string unusableDisplayMessage(const std::function<const char*(const char*)>& getenv) {
+    std::string where;
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"})
+        if (isSet(getenv, name))
+            where += (where.empty() ? "" : ", ") + std::string(name) + "=" + valueOf(getenv, name);
+    return "dumpscope: cannot open the window: Qt could not use the display (" +
+           (where.empty() ? std::string("none set") : where) +
+           "): no server answers there, access is refused, or Qt's platform plugin is missing. " +
+           kWhatWorks +
+           "; with QT_QPA_PLATFORM=offscreen, --screenshot FILE.png works without one.";
 }

@@ -278,6 +278,26 @@ TEST(GuiBinary, RejectsABadSchemaAndHalfAPair) {
 
 // Over plain ssh there is no display: Qt's platform plugin would abort. The window's command
 // lines say so and exit 2; help, version and a screenshot need no window and still work.
+// A DISPLAY that no X server answers (an ssh session's stale variable): Qt would abort in its
+// platform plugin (status 134); the window says what happened instead, and help and version,
+// which need no display, still answer.
+TEST(GuiBinary, AnUnreachableDisplayIsAnErrorNotACrashAndHelpStillAnswers) {
+    if (std::filesystem::exists("/tmp/.X11-unix/X99")) GTEST_SKIP() << "an X server is on :99";
+    const std::vector<std::string> unreachable{"QT_QPA_PLATFORM=", "DISPLAY=:99",
+                                               "WAYLAND_DISPLAY="};
+    const auto demo = test::runProcess({DUMPSCOPE_GUI_PATH, "--demo"}, unreachable);
+    EXPECT_EQ(demo.exitCode, 2) << demo.err;
+    EXPECT_NE(demo.err.find("cannot open the window"), std::string::npos) << demo.err;
+    EXPECT_NE(demo.err.find("DISPLAY=:99"), std::string::npos) << demo.err;
+    EXPECT_NE(demo.err.find("dumpscope-cli"), std::string::npos) << demo.err;
+
+    const auto version = test::runProcess({DUMPSCOPE_GUI_PATH, "--version"}, unreachable);
+    EXPECT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_NE(version.out.find("dumpscope"), std::string::npos) << version.out;
+    const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, unreachable);
+    EXPECT_EQ(help.exitCode, 0) << help.err;
+}
+
 TEST(GuiBinary, WithoutADisplaySaysWhatToDoAndStillAnswersHelpVersionAndScreenshot) {
     const std::vector<std::string> noDisplay{"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY="};
     const auto demo = test::runProcess({DUMPSCOPE_GUI_PATH, "--demo"}, noDisplay);
