@@ -276,8 +276,22 @@ TEST(GuiBinary, RejectsABadSchemaAndHalfAPair) {
     EXPECT_EQ(half.exitCode, 2);
 }
 
-// Over plain ssh there is no display: Qt's platform plugin would abort. The window's command
-// lines say so and exit 2; help, version and a screenshot need no window and still work.
+namespace {
+
+// Help and version need no window: they answer in the environment `env`.
+void expectHelpAndVersionAnswer(const std::vector<std::string>& env) {
+    const auto version = test::runProcess({DUMPSCOPE_GUI_PATH, "--version"}, env);
+    EXPECT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_NE(version.out.find("dumpscope"), std::string::npos) << version.out;
+    const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, env);
+    EXPECT_EQ(help.exitCode, 0) << help.err;
+    // One usage line naming the runs once.
+    EXPECT_NE(help.out.find("[options] [RUN_A RUN_B [MORE_RUNS…]]\n"), std::string::npos)
+        << help.out;
+}
+
+} // namespace
+
 // A DISPLAY that no X server answers (an ssh session's stale variable): Qt would abort in its
 // platform plugin (status 134); the window says what happened instead, and help and version,
 // which need no display, still answer.
@@ -290,30 +304,18 @@ TEST(GuiBinary, AnUnreachableDisplayIsAnErrorNotACrashAndHelpStillAnswers) {
     EXPECT_NE(demo.err.find("cannot open the window"), std::string::npos) << demo.err;
     EXPECT_NE(demo.err.find("DISPLAY=:99"), std::string::npos) << demo.err;
     EXPECT_NE(demo.err.find("dumpscope-cli"), std::string::npos) << demo.err;
-
-    const auto version = test::runProcess({DUMPSCOPE_GUI_PATH, "--version"}, unreachable);
-    EXPECT_EQ(version.exitCode, 0) << version.err;
-    EXPECT_NE(version.out.find("dumpscope"), std::string::npos) << version.out;
-    const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, unreachable);
-    EXPECT_EQ(help.exitCode, 0) << help.err;
+    expectHelpAndVersionAnswer(unreachable);
 }
 
+// Over plain ssh there is no display: Qt's platform plugin would abort. The window's command
+// lines say so and exit 2; help, version and a screenshot need no window and still work.
 TEST(GuiBinary, WithoutADisplaySaysWhatToDoAndStillAnswersHelpVersionAndScreenshot) {
     const std::vector<std::string> noDisplay{"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY="};
     const auto demo = test::runProcess({DUMPSCOPE_GUI_PATH, "--demo"}, noDisplay);
     EXPECT_EQ(demo.exitCode, 2) << demo.err;
     EXPECT_NE(demo.err.find("no display"), std::string::npos) << demo.err;
     EXPECT_NE(demo.err.find("dumpscope-cli"), std::string::npos) << demo.err;
-
-    const auto version = test::runProcess({DUMPSCOPE_GUI_PATH, "--version"}, noDisplay);
-    EXPECT_EQ(version.exitCode, 0) << version.err;
-    EXPECT_NE(version.out.find("dumpscope"), std::string::npos) << version.out;
-
-    const auto help = test::runProcess({DUMPSCOPE_GUI_PATH, "--help"}, noDisplay);
-    EXPECT_EQ(help.exitCode, 0) << help.err;
-    // One usage line naming the runs once.
-    EXPECT_NE(help.out.find("[options] [RUN_A RUN_B [MORE_RUNS…]]\n"), std::string::npos)
-        << help.out;
+    expectHelpAndVersionAnswer(noDisplay);
 
     TempDir out;
     const auto shot = test::runProcess(
