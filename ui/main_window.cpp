@@ -102,8 +102,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 // The worker goes first: its threads may still be reading the demo pair's temporary files.
+// A pair opened just before is still remembered: its settings write may not have had its turn.
 MainWindow::~MainWindow() {
     delete m_worker;
+    saveRecentPairs();
 }
 
 void MainWindow::createActions() {
@@ -256,9 +258,9 @@ void MainWindow::openPair(const RunPair& pair) {
     if (!isDemo) {
         // In the next turn of the event loop: QSettings writes its file in the turn after a
         // change (about 10 ms here), which would otherwise add to the triage view's first paint.
-        QTimer::singleShot(0, this, [this, absolute] {
-            m_settings->addRecentPair(absolute);
-            updateRecentMenu();
+        m_unsavedRecentPairs.append(absolute);
+        QTimer::singleShot(0, this, [this] {
+            if (saveRecentPairs()) updateRecentMenu();
         });
     }
     setWindowTitle(
@@ -431,6 +433,13 @@ void MainWindow::updateActions() {
     m_closeAction->setEnabled(m_pair.has_value());
     m_cancelAction->setEnabled(m_worker->isRunning() || m_multi->isRunning());
     m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
+}
+
+bool MainWindow::saveRecentPairs() {
+    if (m_unsavedRecentPairs.isEmpty()) return false;
+    for (const RunPair& pair : std::exchange(m_unsavedRecentPairs, {}))
+        m_settings->addRecentPair(pair);
+    return true;
 }
 
 void MainWindow::updateRecentMenu() {

@@ -145,6 +145,23 @@ TEST(WindowActions, SwapAndReload) {
     EXPECT_EQ(m.firstDivergentRow(), 0);
 }
 
+// The recent list is written one event-loop turn after the open; a window closed before that
+// turn still remembers the pair.
+TEST(WindowActions, APairOpenedJustBeforeTheWindowGoesIsRemembered) {
+    TempDir settingsDir, runs;
+    uitest::writeMixedPair(runs.path());
+    const QString ini = q(settingsDir / "settings.ini");
+    {
+        MainWindow window({nullptr, ini});
+        window.openPair({q(runs / "a"), q(runs / "b")});
+        window.openPair({q(runs / "b"), q(runs / "a")}); // swapped, before any turn
+    }
+    const QList<RunPair> recent = Settings(ini).recentPairs();
+    ASSERT_EQ(recent.size(), 2);
+    EXPECT_EQ(recent[0], (RunPair{q(runs / "b"), q(runs / "a")})) << "the latest first";
+    EXPECT_EQ(recent[1], (RunPair{q(runs / "a"), q(runs / "b")}));
+}
+
 TEST(WindowActions, RecentPairsAndLayoutPersist) {
     TempDir settingsDir, runs;
     uitest::writeMixedPair(runs.path());
