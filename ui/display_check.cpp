@@ -22,11 +22,6 @@ bool needsNoWindow(std::string_view arg) {
     return onlyPrints(arg) || arg == "--screenshot" || arg.substr(0, 13) == "--screenshot=";
 }
 
-std::string valueOf(const std::function<const char*(const char*)>& getenv, const char* name) {
-    const char* value = getenv(name);
-    return value ? value : "";
-}
-
 constexpr const char* kWhatWorks =
     "Run it in a desktop session or over ssh -X; in a terminal, dumpscope-cli gives the same "
     "verdict";
@@ -41,11 +36,9 @@ DisplayCheck checkDisplay(const std::vector<std::string>& args,
 #else
     if (isSet(getenv, "QT_QPA_PLATFORM")) return check;
     const bool display = isSet(getenv, "DISPLAY") || isSet(getenv, "WAYLAND_DISPLAY");
-    const auto any = [&args](bool (*test)(std::string_view)) {
-        return std::any_of(args.begin(), args.end(),
-                           [test](const std::string& a) { return test(a); });
-    };
-    if (any(display ? onlyPrints : needsNoWindow)) {
+    if (std::any_of(args.begin(), args.end(), [display](const std::string& a) {
+            return display ? onlyPrints(a) : needsNoWindow(a);
+        })) {
         check.useOffscreen = true;
         return check;
     }
@@ -61,7 +54,7 @@ std::string unusableDisplayMessage(const std::function<const char*(const char*)>
     std::string where;
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"})
         if (isSet(getenv, name))
-            where += (where.empty() ? "" : ", ") + std::string(name) + "=" + valueOf(getenv, name);
+            where += (where.empty() ? "" : ", ") + std::string(name) + "=" + getenv(name);
     return "dumpscope: cannot open the window: Qt could not use the display (" +
            (where.empty() ? std::string("none set") : where) +
            "): no server answers there, access is refused, or Qt's platform plugin is missing. " +
