@@ -23,4 +23,8 @@ struct DecadeTable {
 };
 const DecadeTable& decadeTable();
 
+// The nearest double of 10^d for d in [kMinDecade, kMaxDecade + 1]: deltaDecade(x) is the
+// largest d with x >= tenTo(d) (clamped to the histogram's range).
+double tenTo(int d);
+
 } // namespace dumpscope::detail

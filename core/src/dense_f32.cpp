@@ -14,29 +14,14 @@ namespace {
 
 std::atomic<bool> g_allowed{true};
 std::atomic<std::uint64_t> g_blocks{0};
+std::atomic<std::uint64_t> g_thresholdBlocks{0};
 
 #if DUMPSCOPE_HAVE_AVX2
-// The bin of each ULP distance in 32-bit lanes (the exponent of its top bit, isolated first so
-// that the conversion to float is exact); `discard` where the distance is 0.
-__attribute__((target("avx2"))) inline __m256i ulpBins(__m256i ulp, __m256i isZero) {
-    __m256i top = ulp; // smear the top bit down, then keep only it
-    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 1));
-    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 2));
-    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 4));
-    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 8));
-    top = _mm256_or_si256(top, _mm256_srli_epi32(top, 16));
-    top = _mm256_xor_si256(top, _mm256_srli_epi32(top, 1));
-    const __m256i biased = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top)), 23),
-                                            _mm256_set1_epi32(0xff)); // 2^31 converts negative: sign dropped
-    const __m256i discard = _mm256_set1_epi32(static_cast<int>(DenseF32Block::kUlpBins));
-    return _mm256_blendv_epi8(_mm256_sub_epi32(biased, _mm256_set1_epi32(127)), discard, isZero);
-}
-
 // Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
-// the sign) and its bin, then both halves widened to double for |Δ| = |a-b| and the scale
-// max(|a|,|b|) (the decade of |Δ| is left to the scalar walk: a table gathered per lane is
-// slower than four loads on CPUs with the gather-data-sampling fix). |Δ| / scale is divided only when a lane could raise its maximum
-// (|Δ| >= max * scale), as the scalar path does.
+// the sign), then both halves widened to double for |Δ| = |a-b| and the scale max(|a|,|b|).
+// Both are stored for the histograms, with their smallest and largest nonzero values, which
+// bound the thresholds countAtLeast needs. |Δ| / scale is divided only when a lane could raise
+// its maximum (|Δ| >= max * scale), as the scalar path does.
 __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
                                                double heapFloor, const Tolerance* tolerance, DenseF32Block& out) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
@@ -44,6 +29,7 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     const __m256i zeroI = _mm256_setzero_si256();
     const __m256d zero = _mm256_setzero_pd();
     const __m256d minusOne = _mm256_set1_pd(-1.0);
+    const __m256d infinity = _mm256_set1_pd(__builtin_inf());
     const __m256d floor = _mm256_set1_pd(heapFloor);
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
     // withinTolerance: |Δ| <= atol + rtol*|b| when either is given, ULP <= ulp when given, and
@@ -55,8 +41,8 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     const __m256i ulpLimit = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
         useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)));
     const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
-    __m256i equal = zeroI, maxUlp = zeroI, signedZero = zeroI, outside = zeroI;
-    __m256d maxAbs = minusOne, maxRel = zero;
+    __m256i equal = zeroI, maxUlp = zeroI, minUlp = allOnes, signedZero = zeroI, outside = zeroI;
+    __m256d maxAbs = minusOne, minAbs = infinity, maxRel = zero;
     std::uint64_t candidates = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
@@ -69,7 +55,8 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
         equal = _mm256_sub_epi32(equal, eq);
         maxUlp = _mm256_max_epu32(maxUlp, ulp);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulpBin + i), ulpBins(ulp, eq));
+        minUlp = _mm256_min_epu32(minUlp, _mm256_or_si256(ulp, eq)); // equal lanes: 2^32-1
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
         const __m256i ulpOk = _mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit);
         const __m256d ulpOkLanes[2] = {
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(ulpOk))),
@@ -89,6 +76,7 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             const __m256d absDelta = _mm256_and_pd(_mm256_sub_pd(vx, vy), absMask);
             maxAbs = _mm256_max_pd(maxAbs, _mm256_blendv_pd(absDelta, minusOne, eqLanes[h]));
             const __m256d isZero = _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
+            minAbs = _mm256_min_pd(minAbs, _mm256_blendv_pd(absDelta, infinity, isZero));
             signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], isZero)));
             _mm256_store_pd(out.absDelta + at, absDelta);
             if (tolerance) {
@@ -116,21 +104,28 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         }
     }
     if (n % 64) out.candidates[n / 64] = candidates;
-    alignas(32) std::uint32_t eq32[8], ulp32[8];
+    alignas(32) std::uint32_t eq32[8], ulp32[8], minUlp32[8];
     alignas(32) std::uint64_t sz64[4], out64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(out64), outside);
     out.outside = out64[0] + out64[1] + out64[2] + out64[3];
-    alignas(32) double abs64[4], rel64[4];
+    alignas(32) double abs64[4], minAbs64[4], rel64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
     _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(minUlp32), minUlp);
     _mm256_store_si256(reinterpret_cast<__m256i*>(sz64), signedZero);
     _mm256_store_pd(abs64, maxAbs);
+    _mm256_store_pd(minAbs64, minAbs);
     _mm256_store_pd(rel64, maxRel);
     std::uint64_t equalCount = 0;
-    for (int k = 0; k < 8; ++k) equalCount += eq32[k], out.maxUlp = std::max(out.maxUlp, ulp32[k]);
+    for (int k = 0; k < 8; ++k) {
+        equalCount += eq32[k];
+        out.maxUlp = std::max(out.maxUlp, ulp32[k]);
+        out.minUlp = std::min(out.minUlp, minUlp32[k]);
+    }
     out.nDiff = n - equalCount;
     out.signedZero = sz64[0] + sz64[1] + sz64[2] + sz64[3];
     out.maxAbs = std::max(std::max(abs64[0], abs64[1]), std::max(abs64[2], abs64[3]));
+    out.minAbs = std::min(std::min(minAbs64[0], minAbs64[1]), std::min(minAbs64[2], minAbs64[3]));
     out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
 }
 
@@ -178,6 +173,46 @@ __attribute__((target("avx2"))) void multisetAvx2(const unsigned char* a, const 
     for (int k = 0; k < 4; ++k)
         *sums[k] = lanes[k][0] + lanes[k][1] + lanes[k][2] + lanes[k][3];
 }
+
+// countAtLeast, one pass over the (L1-resident) values per threshold: a compare and a
+// subtract of its all-ones lanes per vector.
+__attribute__((target("avx2"))) void countAtLeastAvx2(const double* values, std::size_t n,
+                                                      const double* thresholds, std::size_t m,
+                                                      std::uint64_t* counts) {
+    for (std::size_t k = 0; k < m; ++k) {
+        const __m256d t = _mm256_set1_pd(thresholds[k]);
+        __m256i c0 = _mm256_setzero_si256(), c1 = c0;
+        for (std::size_t i = 0; i < n; i += 8) {
+            c0 = _mm256_sub_epi64(
+                c0, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_load_pd(values + i), t, _CMP_GE_OQ)));
+            c1 = _mm256_sub_epi64(c1, _mm256_castpd_si256(_mm256_cmp_pd(
+                                          _mm256_load_pd(values + i + 4), t, _CMP_GE_OQ)));
+        }
+        alignas(32) std::uint64_t lanes[4];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_add_epi64(c0, c1));
+        counts[k] = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    }
+}
+
+// The same for unsigned 32-bit values (v >= t where max(v, t) == v); eight lanes of 32-bit
+// counts cannot overflow within a block.
+__attribute__((target("avx2"))) void countAtLeastAvx2(const std::uint32_t* values, std::size_t n,
+                                                      const std::uint32_t* thresholds,
+                                                      std::size_t m, std::uint64_t* counts) {
+    for (std::size_t k = 0; k < m; ++k) {
+        const __m256i t = _mm256_set1_epi32(static_cast<int>(thresholds[k]));
+        __m256i c = _mm256_setzero_si256();
+        for (std::size_t i = 0; i < n; i += 8) {
+            const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(values + i));
+            c = _mm256_sub_epi32(c, _mm256_cmpeq_epi32(_mm256_max_epu32(v, t), v));
+        }
+        alignas(32) std::uint32_t lanes[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), c);
+        counts[k] = 0;
+        for (std::uint32_t lane : lanes)
+            counts[k] += lane;
+    }
+}
 #endif
 
 } // namespace
@@ -194,13 +229,46 @@ bool cpuHasAvx2() {
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
               const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
-    out.nDiff = out.signedZero = out.last = out.outside = 0, out.maxUlp = 0, out.maxAbs = -1, out.maxRel = 0;
+    out.nDiff = out.signedZero = out.last = out.outside = 0, out.maxUlp = 0,
+    out.minUlp = 0xffffffffu;
+    out.maxAbs = -1, out.minAbs = __builtin_inf(), out.maxRel = 0;
     g_blocks.fetch_add(1, std::memory_order_relaxed);
 #if DUMPSCOPE_HAVE_AVX2
     denseAvx2(a, b, n, heapFloor, tolerance, out);
     multisetAvx2(a, b, n, out);
 #else
     (void)a, (void)b, (void)n, (void)heapFloor, (void)tolerance;
+#endif
+}
+
+#if !DUMPSCOPE_HAVE_AVX2
+// Reached only where vectorPathsEnabled() (AVX2); elsewhere a plain loop keeps it defined.
+template <typename T>
+void countAtLeastPlain(const T* values, std::size_t n, const T* thresholds, std::size_t m,
+                       std::uint64_t* counts) {
+    for (std::size_t k = 0; k < m; ++k) {
+        counts[k] = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            counts[k] += values[i] >= thresholds[k];
+    }
+}
+#endif
+
+void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
+                  std::uint64_t* counts) {
+#if DUMPSCOPE_HAVE_AVX2
+    countAtLeastAvx2(values, n, thresholds, m, counts);
+#else
+    countAtLeastPlain(values, n, thresholds, m, counts);
+#endif
+}
+
+void countAtLeast(const std::uint32_t* values, std::size_t n, const std::uint32_t* thresholds,
+                  std::size_t m, std::uint64_t* counts) {
+#if DUMPSCOPE_HAVE_AVX2
+    countAtLeastAvx2(values, n, thresholds, m, counts);
+#else
+    countAtLeastPlain(values, n, thresholds, m, counts);
 #endif
 }
 
@@ -215,5 +283,13 @@ bool vectorPathsEnabled() {
 void setVectorPathsAllowed(bool allowed) { g_allowed.store(allowed, std::memory_order_relaxed); }
 
 std::uint64_t denseF32Blocks() { return g_blocks.load(std::memory_order_relaxed); }
+
+std::uint64_t denseThresholdBlocks() {
+    return g_thresholdBlocks.load(std::memory_order_relaxed);
+}
+
+void countThresholdBlock() {
+    g_thresholdBlocks.fetch_add(1, std::memory_order_relaxed);
+}
 
 } // namespace dumpscope::detail

@@ -1,12 +1,15 @@
 #pragma once
 
 // The vector half of the compare for float32 blocks in which most elements differ (issue 5,
-// target 2). Everything per element that needs no table or heap — the ULP distance and its
-// histogram bin, |Δ|, the block's count, extremes, last difference and signed-zero
+// target 2). Everything per element that needs no table or heap — the ULP distance, |Δ|,
+// the block's count, extremes, last difference and signed-zero
 // differences, which elements could enter the kept largest |Δ|, the differences a tolerance
 // does not allow, and the multiset hashes' sums — is computed 8 elements at a time with AVX2.
-// StatsAccumulator then makes one branch-free scalar walk: the |Δ| decades (a table lookup)
-// with the histogram increments. Machines without AVX2 keep the word-at-a-time path.
+// The histograms follow from counts against thresholds: the decade of |Δ| is at least d exactly
+// when |Δ| >= 10^d (as the decade table rounds it), and a ULP bin at least k when the distance
+// is at least 2^k, so a block whose differences span a few decades and bins is binned by a few
+// vector compare-and-count passes (countAtLeast). A block spanning many takes a scalar walk
+// with a table lookup per element. Machines without AVX2 keep the word-at-a-time path.
 #include "dumpscope/stats.h"
 
 #include <cstddef>
@@ -30,26 +33,28 @@ struct DenseF32Block {
     static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
     static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
 
-    // Per element: |Δ| in double (0 where the bits are equal), and its bin in
-    // UlpHistogram::counts (kUlpBins, a bin nobody reads, where the bits are equal).
+    // Per element: |Δ| in double and the ULP distance (both 0 where the bits are equal).
     alignas(32) double absDelta[kMax];
-    alignas(32) std::uint32_t ulpBin[kMax];
+    alignas(32) std::uint32_t ulp[kMax];
     // Bit i of word i / 64: element i differs and its |Δ| is at least the `heapFloor` given.
     std::uint64_t candidates[kMax / 64];
     std::uint64_t nDiff = 0;      // elements whose bits differ
     std::uint64_t signedZero = 0; // differing elements with |Δ| == 0 (+0 vs -0)
     std::uint64_t last = 0;       // the last differing element, when nDiff > 0
     std::uint32_t maxUlp = 0;
+    // The smallest ULP distance of a differing element; 2^32-1 when none differs.
+    std::uint32_t minUlp = 0;
     double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
+    double minAbs = 0;  // smallest |Δ| > 0; +Inf when none is
     double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
     std::uint64_t outside = 0; // differing elements the tolerance given does not allow
     // The multiset hashes' sums over the differing elements (multiset_hash.h): {h, h^2} per side.
     std::uint64_t multisetA[2] = {}, multisetB[2] = {};
 
-    // The histograms' counts of the dense blocks, element i in lane i % kLanes, so that
-    // neighbours falling in the same bin do not wait on each other's increment. Added to the
-    // buffer's histograms when it finishes; the last bin of each is a discard bin for equal
-    // elements (and, in decades, |Δ| == 0).
+    // The scalar walk's histogram counts, element i in lane i % kLanes, so that neighbours
+    // falling in the same bin do not wait on each other's increment. Added to the buffer's
+    // histograms when it finishes. decades' last bin is a discard bin for |Δ| == 0 (equal bits,
+    // +0 vs -0); ulps are indexed by the distance's bit width, so bin 0 discards distance 0.
     std::uint64_t decades[kLanes][kDecades + 1] = {};
     std::uint64_t ulps[kLanes][kUlpBins + 1] = {};
 };
@@ -60,13 +65,23 @@ struct DenseF32Block {
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
               const Tolerance* tolerance, DenseF32Block& out);
 
+// counts[k] = how many of the first n values are >= thresholds[k], for k < m (n a multiple of
+// 8). Equal elements hold 0 in DenseF32Block's arrays and every threshold used is above 0.
+void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
+                  std::uint64_t* counts);
+void countAtLeast(const std::uint32_t* values, std::size_t n, const std::uint32_t* thresholds,
+                  std::size_t m, std::uint64_t* counts);
+
 // Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
 // CPU has AVX2, and no test has switched the vector paths off.
 bool vectorPathsEnabled();
 // Tests: run the word-at-a-time paths everywhere (false) or the vector paths where the CPU has
 // them (true, the default), to hold both to the same results; and how many blocks (of up to
-// kMax elements) the dense vector path has taken in this process, to know that it ran.
+// kMax elements) the dense vector path has taken in this process, to know that it ran, and
+// how many of those were binned by threshold counts rather than the scalar walk.
 void setVectorPathsAllowed(bool allowed);
 std::uint64_t denseF32Blocks();
+std::uint64_t denseThresholdBlocks();
+void countThresholdBlock();
 
 } // namespace dumpscope::detail

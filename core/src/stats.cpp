@@ -56,6 +56,10 @@ const DecadeTable& decadeTable() {
     return table;
 }
 
+double tenTo(int d) {
+    return pow10().at(d);
+}
+
 } // namespace detail
 
 int deltaDecade(double x) {

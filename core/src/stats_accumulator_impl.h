@@ -91,6 +91,7 @@ struct StatsAccumulator::Impl {
     void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta, double scale);
     struct Tally;
     void denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, Tally& t);
+    void addDenseHistograms(detail::DenseF32Block& d, std::size_t n);
     void foldDenseHistograms(); // adds denseBlock's histogram lanes to s
     double heapFloor() const { return heap.size() < BufferStats::kKeep ? -1.0 : heap.front().absDelta; }
     void placeDiff(std::uint64_t index);

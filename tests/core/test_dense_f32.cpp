@@ -51,7 +51,29 @@ std::uint32_t partner(std::uint32_t x, std::mt19937_64& rng) {
     }
 }
 
-enum class Pattern { allDiffer, alternatingBlocks, quarterDiffer, specialInsideDense, tiesEverywhere, onTheLimit };
+enum class Pattern {
+    allDiffer,
+    alternatingBlocks,
+    quarterDiffer,
+    specialInsideDense,
+    tiesEverywhere,
+    onTheLimit,
+    fewUlpAcrossBinades,
+    nearPowersOfTen
+};
+
+// Float32 values at, just below and just above powers of ten from 10^-3 to 10^4, with either
+// sign, and 0: against 0 their |Δ| is the value itself, on either side of a decade's edge.
+std::vector<std::uint32_t> nearPowersOfTen() {
+    std::vector<std::uint32_t> v{0};
+    for (float p : {1e-3f, 1e-2f, 1e-1f, 1e0f, 1e1f, 1e2f, 1e3f, 1e4f}) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &p, 4);
+        for (std::uint32_t b : {bits - 1, bits, bits + 1})
+            v.insert(v.end(), {b, b | 0x80000000u});
+    }
+    return v;
+}
 
 struct Case {
     std::vector<unsigned char> a, b;
@@ -59,6 +81,23 @@ struct Case {
 
 Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
     std::vector<std::uint32_t> a(n), b(n);
+    if (p == Pattern::fewUlpAcrossBinades || p == Pattern::nearPowersOfTen) {
+        // Spans of a few decades and ULP bins (the histograms' threshold counts), with some
+        // equal elements and +0 vs -0 among the differences.
+        const std::vector<std::uint32_t> edges = nearPowersOfTen();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (p == Pattern::fewUlpAcrossBinades) {
+                a[i] = static_cast<std::uint32_t>(rng() % 2) << 31 |
+                       (107 + static_cast<std::uint32_t>(rng() % 20)) << 23 |
+                       static_cast<std::uint32_t>(rng() % 0x7ffff0);
+                b[i] = a[i] + static_cast<std::uint32_t>(rng() % 41); // 0 to 40 ULP
+            } else {
+                a[i] = rng() % 2 ? 0u : 0x80000000u;
+                b[i] = edges[rng() % edges.size()];
+            }
+        }
+        return {toBytes(a), toBytes(b)};
+    }
     for (std::size_t i = 0; i < n; ++i) {
         a[i] = p == Pattern::tiesEverywhere ? 0x3f800000u + static_cast<std::uint32_t>(rng() % 1000) * 2
                                             : finiteBits(rng);
@@ -112,8 +151,10 @@ std::vector<Tolerance> tolerances() {
 TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
     std::mt19937_64 rng(20261130);
     const std::uint64_t blocksBefore = detail::denseF32Blocks();
+    const std::uint64_t thresholdBefore = detail::denseThresholdBlocks();
     for (Pattern p : {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
-                      Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit})
+                      Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit,
+                      Pattern::fewUlpAcrossBinades, Pattern::nearPowersOfTen})
         for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}})
             for (const Tolerance& tol : tolerances()) {
             SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n) +
@@ -137,9 +178,14 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
             test::expectSameHashes(vector, words);
             test::expectSameHashes(pieces, words);
             }
-    if (detail::cpuHasAvx2())
-        EXPECT_GT(detail::denseF32Blocks() - blocksBefore, 100u) << "the vector path never ran";
-    else
+    if (detail::cpuHasAvx2()) {
+        const std::uint64_t blocks = detail::denseF32Blocks() - blocksBefore;
+        const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholdBefore;
+        EXPECT_GT(blocks, 100u) << "the vector path never ran";
+        // Both ways of binning ran: threshold counts on the narrow spans, the walk on wide ones.
+        EXPECT_GT(byThresholds, 50u) << "no block was binned by threshold counts";
+        EXPECT_GT(blocks - byThresholds, 50u) << "no block was binned by the scalar walk";
+    } else
         std::cout << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
 }
 
