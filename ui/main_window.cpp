@@ -8,6 +8,7 @@
 #include "go_menu.h"
 #include "multi_run_view.h"
 #include "open_candidates_dialog.h"
+#include "recent_pairs_writer.h"
 #include "run_watcher.h"
 #include "settings.h"
 #include "start_page.h"
@@ -48,6 +49,7 @@ static void initResources() {
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent), m_options(std::move(options)),
       m_settings(std::make_unique<Settings>(m_options.settingsFile)),
+      m_recentWriter(new RecentPairsWriter(m_options.settingsFile, this)),
       m_worker(new AnalysisWorker(this)), m_stack(new QStackedWidget(this)),
       m_startPage(new StartPage), m_triage(new TriageView), m_progress(new QProgressBar),
       m_cancelButton(new QPushButton(tr("Cancel"))), m_statusLabel(new QLabel) {
@@ -102,10 +104,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 // The worker goes first: its threads may still be reading the demo pair's temporary files.
-// A pair opened just before is still remembered: its settings write may not have had its turn.
+// Then the recent-pairs writer, which finishes its writes: a pair opened just before is
+// remembered.
 MainWindow::~MainWindow() {
     delete m_worker;
-    saveRecentPairs();
+    delete m_recentWriter;
 }
 
 void MainWindow::createActions() {
@@ -115,6 +118,7 @@ void MainWindow::createActions() {
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Demo Pair"), this, [this] { openDemo(); });
     m_recentMenu = file->addMenu(tr("&Recent Pairs"));
+    m_recentMenu->setObjectName(QStringLiteral("recentPairsMenu"));
     file->addAction(tr("Open Several &Candidates…"), this, &MainWindow::openCandidatesDialog);
     m_backToCandidatesAction = file->addAction(tr("&Back to All Candidates"), this, [this] {
         m_stack->setCurrentWidget(m_multi);
@@ -256,12 +260,9 @@ void MainWindow::openPair(const RunPair& pair) {
     // The demo's temporary pair is not worth remembering: it is gone after this session.
     const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
     if (!isDemo) {
-        // In the next turn of the event loop: QSettings writes its file in the turn after a
-        // change (about 10 ms here), which would otherwise add to the triage view's first paint.
-        m_unsavedRecentPairs.append(absolute);
-        QTimer::singleShot(0, this, [this] {
-            if (saveRecentPairs()) updateRecentMenu();
-        });
+        // Listed at once; written on the writer's thread from the next turn.
+        m_recentWriter->add(absolute);
+        updateRecentMenu();
     }
     setWindowTitle(
         tr("%1 ↔ %2 — dumpscope")
@@ -407,7 +408,7 @@ void MainWindow::cancelAnalysis() {
 }
 
 void MainWindow::showStartPage() {
-    m_startPage->setRecentPairs(m_settings->recentPairs());
+    m_startPage->setRecentPairs(m_recentWriter->withPending(m_settings->recentPairs()));
     if (m_pair) {
         m_startPage->setRunA(m_pair->runA);
         m_startPage->setRunB(m_pair->runB);
@@ -435,16 +436,9 @@ void MainWindow::updateActions() {
     m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
 }
 
-bool MainWindow::saveRecentPairs() {
-    if (m_unsavedRecentPairs.isEmpty()) return false;
-    for (const RunPair& pair : std::exchange(m_unsavedRecentPairs, {}))
-        m_settings->addRecentPair(pair);
-    return true;
-}
-
 void MainWindow::updateRecentMenu() {
     m_recentMenu->clear();
-    const QList<RunPair> pairs = m_settings->recentPairs();
+    const QList<RunPair> pairs = m_recentWriter->withPending(m_settings->recentPairs());
     for (const RunPair& pair : pairs)
         m_recentMenu->addAction(QStringLiteral("%1 ↔ %2").arg(pair.runA, pair.runB), this,
                                 [this, pair] { openPair(pair); });

@@ -21,6 +21,7 @@ class QPushButton;
 class QStackedWidget;
 class QTemporaryDir;
 class QToolButton;
+class RecentPairsWriter;
 class RunWatcher;
 class Settings;
 class StartPage;
@@ -95,8 +96,6 @@ class MainWindow : public QMainWindow {
     void openCandidatePair(int candidate, quint64 step, const QString& group);
     void openCandidatesDialog();
     void updateRecentMenu();
-    // Writes the pairs openPair() queued for the recent list; false when none was waiting.
-    bool saveRecentPairs();
     void setProgress(const SnapshotPtr& snapshot);
     void editAnalysisSettings();
     void refreshFromWatch();
@@ -104,6 +103,7 @@ class MainWindow : public QMainWindow {
 
     Options m_options;
     std::unique_ptr<Settings> m_settings;
+    RecentPairsWriter* m_recentWriter;
     AnalysisWorker* m_worker;
     QStackedWidget* m_stack;
     StartPage* m_startPage;
@@ -122,7 +122,6 @@ class MainWindow : public QMainWindow {
     MultiRunView* m_multi = nullptr;
     QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
-    QList<RunPair> m_unsavedRecentPairs; // opened, written to the settings one turn later
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;
     QAction* m_watchAction = nullptr;

@@ -42,12 +42,16 @@ QList<RunPair> Settings::recentPairs() const {
     return pairs;
 }
 
-void Settings::addRecentPair(const RunPair& pair) {
-    QList<RunPair> pairs = recentPairs();
+QList<RunPair> Settings::withRecentPair(QList<RunPair> pairs, const RunPair& pair) {
     pairs.removeAll(pair);
     pairs.prepend(pair);
     while (pairs.size() > kMaxRecentPairs)
         pairs.removeLast();
+    return pairs;
+}
+
+void Settings::addRecentPair(const RunPair& pair) {
+    const QList<RunPair> pairs = withRecentPair(recentPairs(), pair);
     m_settings->beginWriteArray(QStringLiteral("recent"), static_cast<int>(pairs.size()));
     for (int i = 0; i < pairs.size(); ++i) {
         m_settings->setArrayIndex(i);

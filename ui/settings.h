@@ -30,6 +30,8 @@ class Settings {
 
     // Most recent first, without duplicates.
     QList<RunPair> recentPairs() const;
+    // `pairs` with `pair` in front, an older copy of it removed, at most kMaxRecentPairs long.
+    static QList<RunPair> withRecentPair(QList<RunPair> pairs, const RunPair& pair);
     void addRecentPair(const RunPair& pair);
     void clearRecentPairs();
 

@@ -145,8 +145,8 @@ TEST(WindowActions, SwapAndReload) {
     EXPECT_EQ(m.firstDivergentRow(), 0);
 }
 
-// The recent list is written one event-loop turn after the open; a window closed before that
-// turn still remembers the pair.
+// The recent list is written on its own thread from the turn after the open; a window closed
+// before that turn still remembers the pair.
 TEST(WindowActions, APairOpenedJustBeforeTheWindowGoesIsRemembered) {
     TempDir settingsDir, runs;
     uitest::writeMixedPair(runs.path());
