@@ -83,14 +83,18 @@ Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
     std::vector<std::uint32_t> a(n), b(n);
     if (p == Pattern::fewUlpAcrossBinades || p == Pattern::nearPowersOfTen) {
         // Spans of a few decades and ULP bins (the histograms' threshold counts), with some
-        // equal elements and +0 vs -0 among the differences.
+        // equal elements and +0 vs -0 among the differences. Every third block of the few-ULP
+        // pattern has partners from anywhere instead: a span so wide that it takes the walk, so
+        // that one buffer's histograms add up both ways of binning.
         const std::vector<std::uint32_t> edges = nearPowersOfTen();
         for (std::size_t i = 0; i < n; ++i) {
             if (p == Pattern::fewUlpAcrossBinades) {
                 a[i] = static_cast<std::uint32_t>(rng() % 2) << 31 |
                        (107 + static_cast<std::uint32_t>(rng() % 20)) << 23 |
                        static_cast<std::uint32_t>(rng() % 0x7ffff0);
-                b[i] = a[i] + static_cast<std::uint32_t>(rng() % 41); // 0 to 40 ULP
+                b[i] = i / kBlock % 3 == 2
+                           ? partner(a[i], rng)
+                           : a[i] + static_cast<std::uint32_t>(rng() % 41); // 0 to 40 ULP
             } else {
                 a[i] = rng() % 2 ? 0u : 0x80000000u;
                 b[i] = edges[rng() % edges.size()];
@@ -161,7 +165,13 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
                          " tolerance " + std::to_string(tol.atol.has_value()) + std::to_string(tol.ulp.has_value()));
             const Case c = makeCase(p, n, rng);
             detail::setVectorPathsAllowed(true);
+            const std::uint64_t blocks0 = detail::denseF32Blocks(), thresholds0 = detail::denseThresholdBlocks();
             const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+            if (p == Pattern::fewUlpAcrossBinades && n >= 6 * kBlock && detail::cpuHasAvx2()) {
+                const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholds0;
+                EXPECT_GT(byThresholds, 0u) << "one buffer binned both ways";
+                EXPECT_GT(detail::denseF32Blocks() - blocks0 - byThresholds, 0u) << "one buffer binned both ways";
+            }
             const auto pieces = inPieces(c, rng, tol);
             detail::setVectorPathsAllowed(false);
             const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
