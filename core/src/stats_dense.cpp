@@ -41,9 +41,10 @@ void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::s
         lowDecade == DeltaHistogram::kMinDecade || highDecade == DeltaHistogram::kMaxDecade;
     if (!clamped && 2 * (highDecade - lowDecade) + (highBin - lowBin) <= kMaxThresholdCost) {
         detail::countThresholdBlock();
-        std::uint64_t atLeast[Block::kDecades + 1];
+        // At most kMaxThresholdCost / 2 decade thresholds and kMaxThresholdCost ULP ones.
+        std::uint64_t atLeast[kMaxThresholdCost];
         if (nonzero) {
-            double tens[Block::kDecades];
+            double tens[kMaxThresholdCost / 2];
             const auto m = static_cast<std::size_t>(highDecade - lowDecade);
             for (std::size_t k = 0; k < m; ++k)
                 tens[k] = detail::tenTo(lowDecade + 1 + static_cast<int>(k));
@@ -52,7 +53,7 @@ void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::s
                                (lowDecade - DeltaHistogram::kMinDecade),
                            nonzero, atLeast, m);
         }
-        std::uint32_t twos[Block::kUlpBins];
+        std::uint32_t twos[kMaxThresholdCost];
         const auto m = static_cast<std::size_t>(highBin - lowBin);
         for (std::size_t k = 0; k < m; ++k)
             twos[k] = std::uint32_t{1} << (lowBin + 1 + static_cast<int>(k));
