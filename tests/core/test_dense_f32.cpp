@@ -165,12 +165,14 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
                          " tolerance " + std::to_string(tol.atol.has_value()) + std::to_string(tol.ulp.has_value()));
             const Case c = makeCase(p, n, rng);
             detail::setVectorPathsAllowed(true);
-            const std::uint64_t blocks0 = detail::denseF32Blocks(), thresholds0 = detail::denseThresholdBlocks();
+            const std::uint64_t blocks0 = detail::denseF32Blocks(),
+                                thresholds0 = detail::denseThresholdBlocks();
             const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
             if (p == Pattern::fewUlpAcrossBinades && n >= 6 * kBlock && detail::cpuHasAvx2()) {
                 const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholds0;
                 EXPECT_GT(byThresholds, 0u) << "one buffer binned both ways";
-                EXPECT_GT(detail::denseF32Blocks() - blocks0 - byThresholds, 0u) << "one buffer binned both ways";
+                EXPECT_GT(detail::denseF32Blocks() - blocks0 - byThresholds, 0u)
+                    << "one buffer binned both ways";
             }
             const auto pieces = inPieces(c, rng, tol);
             detail::setVectorPathsAllowed(false);
