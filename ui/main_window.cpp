@@ -182,7 +182,6 @@ void MainWindow::connectWorker() {
     connect(m_worker, &AnalysisWorker::planned, this, show);
     connect(m_worker, &AnalysisWorker::progressed, this, show);
     connect(m_worker, &AnalysisWorker::finished, this, [this](quint64, SnapshotPtr s) {
-        setProgress(s);
         m_progress->hide();
         m_cancelButton->hide();
         const auto& analysis = *s->analysis;
@@ -408,7 +407,7 @@ void MainWindow::cancelAnalysis() {
 }
 
 void MainWindow::showStartPage() {
-    m_startPage->setRecentPairs(m_recentWriter->withPending(m_settings->recentPairs()));
+    m_startPage->setRecentPairs(recentPairs());
     if (m_pair) {
         m_startPage->setRunA(m_pair->runA);
         m_startPage->setRunB(m_pair->runB);
@@ -436,9 +435,13 @@ void MainWindow::updateActions() {
     m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
 }
 
+QList<RunPair> MainWindow::recentPairs() const {
+    return m_recentWriter->withPending(m_settings->recentPairs());
+}
+
 void MainWindow::updateRecentMenu() {
     m_recentMenu->clear();
-    const QList<RunPair> pairs = m_recentWriter->withPending(m_settings->recentPairs());
+    const QList<RunPair> pairs = recentPairs();
     for (const RunPair& pair : pairs)
         m_recentMenu->addAction(QStringLiteral("%1 ↔ %2").arg(pair.runA, pair.runB), this,
                                 [this, pair] { openPair(pair); });

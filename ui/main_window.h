@@ -95,6 +95,8 @@ class MainWindow : public QMainWindow {
     // The base against one candidate in the triage view, from its finished analysis.
     void openCandidatePair(int candidate, quint64 step, const QString& group);
     void openCandidatesDialog();
+    // The settings' recent pairs with those still being written in front.
+    QList<RunPair> recentPairs() const;
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
     void editAnalysisSettings();
