@@ -15,6 +15,7 @@ namespace {
 std::atomic<bool> g_allowed{true};
 std::atomic<std::uint64_t> g_blocks{0};
 std::atomic<std::uint64_t> g_thresholdBlocks{0};
+std::atomic<std::uint64_t> g_singleBlocks{0};
 
 #if DUMPSCOPE_HAVE_AVX2
 // Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
@@ -129,6 +130,143 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
 }
 
+// denseAvx2 for a block whose ULP distances are all at most kExactUlp: there a - b is exact in
+// float32 (see denseF32), so |Δ| and its extremes, the candidates and the relative-Δ filter
+// take 8 lanes per instruction and no conversion to double. Only what must match the double
+// arithmetic of the scalar path is done in double: |Δ| / scale where a lane could raise the
+// maximum, and the tolerance's atol + rtol * |b|.
+__attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, const unsigned char* b,
+                                                     std::size_t n, double heapFloor,
+                                                     const Tolerance* tolerance,
+                                                     DenseF32Block& out) {
+    const __m256i mag = _mm256_set1_epi32(0x7fffffff);
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i zeroI = _mm256_setzero_si256();
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 infinity = _mm256_set1_ps(__builtin_inff());
+    // |Δ| >= heapFloor exactly when the float |Δ| is >= the smallest float not below heapFloor.
+    const __m256 floor = _mm256_set1_ps(floatAtLeast(heapFloor));
+    const __m256 absMask = _mm256_castsi256_ps(mag);
+    const bool useAbs = tolerance && (tolerance->atol || tolerance->rtol);
+    const bool useUlp = tolerance && tolerance->ulp;
+    const __m256d atol = _mm256_set1_pd(tolerance ? tolerance->atol.value_or(0.0) : 0.0);
+    const __m256d rtol = _mm256_set1_pd(tolerance ? tolerance->rtol.value_or(0.0) : 0.0);
+    const __m256i ulpLimit = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
+        useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)));
+    const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
+    __m256i equal = zeroI, maxUlp = zeroI, minUlp = allOnes, signedZero = zeroI;
+    __m256 maxAbs = zero, minAbs = infinity;
+    // maxRel in double; relBound, the largest float not above it, filters the lanes to divide:
+    // a lane with |Δ| / scale > maxRel has |Δ| > relBound * scale, and the rounded product
+    // never exceeds |Δ| then (rounding is monotonic and |Δ| is a float).
+    __m256d maxRel = _mm256_setzero_pd();
+    __m256 relBound = zero;
+    std::uint64_t candidates = 0, outside = 0;
+    for (std::size_t i = 0; i < n; i += 8) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
+        const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
+        const __m256i high = _mm256_max_epu32(mx, my);
+        const __m256i apart = _mm256_sub_epi32(high, _mm256_min_epu32(mx, my));
+        const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), one);
+        const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
+        const __m256i ulp = _mm256_blendv_epi8(apart, across, flip);
+        const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
+        equal = _mm256_sub_epi32(equal, eq);
+        maxUlp = _mm256_max_epu32(maxUlp, ulp);
+        minUlp = _mm256_min_epu32(minUlp, _mm256_or_si256(ulp, eq)); // equal lanes: 2^32-1
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
+        const int differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xff;
+        if (differ)
+            out.last =
+                i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(differ)));
+
+        // Equal lanes give |Δ| 0, which leaves the maximum of a block with a difference as it is.
+        const __m256 absDelta =
+            _mm256_and_ps(_mm256_sub_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y)), absMask);
+        maxAbs = _mm256_max_ps(maxAbs, absDelta);
+        const __m256 isZero = _mm256_cmp_ps(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
+        minAbs = _mm256_min_ps(minAbs, _mm256_or_ps(absDelta, _mm256_and_ps(isZero, infinity)));
+        signedZero =
+            _mm256_sub_epi32(signedZero, _mm256_andnot_si256(eq, _mm256_castps_si256(isZero)));
+        _mm256_store_ps(out.absDeltaF + i, absDelta);
+        if (tolerance) {
+            const int zeroBits = _mm256_movemask_ps(isZero);
+            const int ulpOk = _mm256_movemask_ps(
+                _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit)));
+            int absOk = 0xff;
+            if (useAbs) {
+                const __m256 absY = _mm256_and_ps(_mm256_castsi256_ps(y), absMask);
+                absOk = 0;
+                for (int h = 0; h < 2; ++h) {
+                    const __m128 d =
+                        h ? _mm256_extractf128_ps(absDelta, 1) : _mm256_castps256_ps128(absDelta);
+                    const __m128 v =
+                        h ? _mm256_extractf128_ps(absY, 1) : _mm256_castps256_ps128(absY);
+                    const __m256d limit =
+                        _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_cvtps_pd(v)));
+                    absOk |=
+                        _mm256_movemask_pd(_mm256_cmp_pd(_mm256_cvtps_pd(d), limit, _CMP_LE_OQ))
+                        << (4 * h);
+                }
+            }
+            outside += static_cast<unsigned>(
+                __builtin_popcount(static_cast<unsigned>(differ & ~(zeroBits | (ulpOk & absOk)))));
+        }
+
+        const __m256 kept =
+            _mm256_andnot_ps(_mm256_castsi256_ps(eq), _mm256_cmp_ps(absDelta, floor, _CMP_GE_OQ));
+        candidates |= static_cast<std::uint64_t>(_mm256_movemask_ps(kept)) << (i % 64);
+        if (i % 64 == 56) out.candidates[i / 64] = candidates, candidates = 0;
+
+        // The scale max(|a|, |b|) is the larger magnitude, whose bits order like its value.
+        const __m256 scale = _mm256_castsi256_ps(high);
+        const __m256 may = _mm256_andnot_ps(
+            isZero, _mm256_cmp_ps(absDelta, _mm256_mul_ps(relBound, scale), _CMP_GE_OQ));
+        if (_mm256_movemask_ps(may)) [[unlikely]] {
+            const __m256d zeroD = _mm256_setzero_pd();
+            for (int h = 0; h < 2; ++h) {
+                const __m256d d = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(absDelta, 1)
+                                                    : _mm256_castps256_ps128(absDelta));
+                const __m256d s = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(scale, 1)
+                                                    : _mm256_castps256_ps128(scale));
+                maxRel = _mm256_max_pd(maxRel, _mm256_and_pd(_mm256_div_pd(d, s),
+                                                             _mm256_cmp_pd(s, zeroD, _CMP_GT_OQ)));
+            }
+            alignas(32) double rel[4];
+            _mm256_store_pd(rel, maxRel);
+            relBound = _mm256_set1_ps(
+                floatAtMost(std::max(std::max(rel[0], rel[1]), std::max(rel[2], rel[3]))));
+        }
+    }
+    if (n % 64) out.candidates[n / 64] = candidates;
+    out.outside = outside;
+    alignas(32) std::uint32_t eq32[8], ulp32[8], minUlp32[8], sz32[8];
+    alignas(32) float abs32[8], minAbs32[8];
+    alignas(32) double rel64[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(minUlp32), minUlp);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sz32), signedZero);
+    _mm256_store_ps(abs32, maxAbs);
+    _mm256_store_ps(minAbs32, minAbs);
+    _mm256_store_pd(rel64, maxRel);
+    std::uint64_t equalCount = 0;
+    float maxAbsF = 0, minAbsF = __builtin_inff();
+    for (int k = 0; k < 8; ++k) {
+        equalCount += eq32[k];
+        out.signedZero += sz32[k];
+        out.maxUlp = std::max(out.maxUlp, ulp32[k]);
+        out.minUlp = std::min(out.minUlp, minUlp32[k]);
+        maxAbsF = std::max(maxAbsF, abs32[k]);
+        minAbsF = std::min(minAbsF, minAbs32[k]);
+    }
+    out.nDiff = n - equalCount;
+    out.maxAbs = out.nDiff ? static_cast<double>(maxAbsF) : -1.0;
+    out.minAbs = static_cast<double>(minAbsF);
+    out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
+}
+
 // h (multiset_hash.h) of the low 32 bits of each 64-bit lane, zeroed where `keep` is 0, added
 // to `sum`, and h^2 mod 2^64 (lo*lo + (lo*hi << 33) of h's 32-bit halves) added to `sq`.
 __attribute__((target("avx2"))) inline void addMultisetTerms(__m256i v, __m256i keep, __m256i& sum,
@@ -194,6 +332,24 @@ __attribute__((target("avx2"))) void countAtLeastAvx2(const double* values, std:
     }
 }
 
+// The same for float32 values, eight lanes of 32-bit counts.
+__attribute__((target("avx2"))) void countAtLeastAvx2(const float* values, std::size_t n,
+                                                      const float* thresholds, std::size_t m,
+                                                      std::uint64_t* counts) {
+    for (std::size_t k = 0; k < m; ++k) {
+        const __m256 t = _mm256_set1_ps(thresholds[k]);
+        __m256i c = _mm256_setzero_si256();
+        for (std::size_t i = 0; i < n; i += 8)
+            c = _mm256_sub_epi32(
+                c, _mm256_castps_si256(_mm256_cmp_ps(_mm256_load_ps(values + i), t, _CMP_GE_OQ)));
+        alignas(32) std::uint32_t lanes[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), c);
+        counts[k] = 0;
+        for (std::uint32_t lane : lanes)
+            counts[k] += lane;
+    }
+}
+
 // The same for unsigned 32-bit values (v >= t where max(v, t) == v); eight lanes of 32-bit
 // counts cannot overflow within a block.
 __attribute__((target("avx2"))) void countAtLeastAvx2(const std::uint32_t* values, std::size_t n,
@@ -215,6 +371,12 @@ __attribute__((target("avx2"))) void countAtLeastAvx2(const std::uint32_t* value
 }
 #endif
 
+void resetFigures(DenseF32Block& out) {
+    out.nDiff = out.signedZero = out.last = out.outside = 0, out.maxUlp = 0,
+    out.minUlp = 0xffffffffu;
+    out.maxAbs = -1, out.minAbs = __builtin_inf(), out.maxRel = 0;
+}
+
 } // namespace
 
 bool cpuHasAvx2() {
@@ -229,12 +391,23 @@ bool cpuHasAvx2() {
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
               const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
-    out.nDiff = out.signedZero = out.last = out.outside = 0, out.maxUlp = 0,
-    out.minUlp = 0xffffffffu;
-    out.maxAbs = -1, out.minAbs = __builtin_inf(), out.maxRel = 0;
+    resetFigures(out);
     g_blocks.fetch_add(1, std::memory_order_relaxed);
 #if DUMPSCOPE_HAVE_AVX2
-    denseAvx2(a, b, n, heapFloor, tolerance, out);
+    // A block whose ULP distances all stay within kExactUlp has each |a - b| exact in float32.
+    // Whether one does is known only after its kernel ran, so the float32 kernel is tried when
+    // the block before qualified, and the block is done again in double when it did not.
+    out.single = false;
+    if (out.trySingle) {
+        denseSingleAvx2(a, b, n, heapFloor, tolerance, out);
+        out.single = out.maxUlp <= DenseF32Block::kExactUlp;
+        if (out.single)
+            g_singleBlocks.fetch_add(1, std::memory_order_relaxed);
+        else
+            resetFigures(out);
+    }
+    if (!out.single) denseAvx2(a, b, n, heapFloor, tolerance, out);
+    out.trySingle = out.maxUlp <= DenseF32Block::kExactUlp;
     multisetAvx2(a, b, n, out);
 #else
     (void)a, (void)b, (void)n, (void)heapFloor, (void)tolerance;
@@ -255,6 +428,15 @@ void countAtLeastPlain(const T* values, std::size_t n, const T* thresholds, std:
 #endif
 
 void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
+                  std::uint64_t* counts) {
+#if DUMPSCOPE_HAVE_AVX2
+    countAtLeastAvx2(values, n, thresholds, m, counts);
+#else
+    countAtLeastPlain(values, n, thresholds, m, counts);
+#endif
+}
+
+void countAtLeast(const float* values, std::size_t n, const float* thresholds, std::size_t m,
                   std::uint64_t* counts) {
 #if DUMPSCOPE_HAVE_AVX2
     countAtLeastAvx2(values, n, thresholds, m, counts);
@@ -286,6 +468,10 @@ std::uint64_t denseF32Blocks() { return g_blocks.load(std::memory_order_relaxed)
 
 std::uint64_t denseThresholdBlocks() {
     return g_thresholdBlocks.load(std::memory_order_relaxed);
+}
+
+std::uint64_t denseSingleBlocks() {
+    return g_singleBlocks.load(std::memory_order_relaxed);
 }
 
 void countThresholdBlock() {

@@ -9,9 +9,12 @@
 // when |Δ| >= 10^d (as the decade table rounds it), and a ULP bin at least k when the distance
 // is at least 2^k, so a block whose differences span a few decades and bins is binned by a few
 // vector compare-and-count passes (countAtLeast). A block spanning many takes a scalar walk
-// with a table lookup per element. Machines without AVX2 keep the word-at-a-time path.
+// with a table lookup per element. |Δ| is computed in float32 (8 lanes, no conversion) where
+// every distance of the block is within 2^23 ULP, since a - b is exact there, and in double
+// (4 lanes) elsewhere. Machines without AVX2 keep the word-at-a-time path.
 #include "dumpscope/stats.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
@@ -24,6 +27,16 @@
 
 namespace dumpscope::detail {
 
+// The largest float32 not above x, and the smallest not below it (±Inf beyond the range): a
+// float v is >= x exactly when v >= floatAtLeast(x).
+inline float floatAtMost(double x) {
+    const float f = static_cast<float>(x);
+    return static_cast<double>(f) > x ? std::nextafter(f, -HUGE_VALF) : f;
+}
+inline float floatAtLeast(double x) {
+    return -floatAtMost(-x);
+}
+
 // Whether this CPU runs AVX2 (asked once).
 bool cpuHasAvx2();
 
@@ -33,9 +46,17 @@ struct DenseF32Block {
     static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
     static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
 
-    // Per element: |Δ| in double and the ULP distance (both 0 where the bits are equal).
+    // Within this ULP distance a - b is exact in float32: with equal signs the larger magnitude
+    // is at most twice the smaller (Sterbenz), across the sign both are denormal.
+    static constexpr std::uint32_t kExactUlp = std::uint32_t{1} << 23;
+
+    // Per element: |Δ| in float32 where `single` (every ULP distance of the block is within
+    // kExactUlp), else in double; and the ULP distance (all 0 where the bits are equal).
     alignas(32) double absDelta[kMax];
+    alignas(32) float absDeltaF[kMax];
     alignas(32) std::uint32_t ulp[kMax];
+    bool single = false;
+    bool trySingle = true; // the next block tries the float32 kernel (the last one qualified)
     // Bit i of word i / 64: element i differs and its |Δ| is at least the `heapFloor` given.
     std::uint64_t candidates[kMax / 64];
     std::uint64_t nDiff = 0;      // elements whose bits differ
@@ -69,6 +90,8 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
 // 8). Equal elements hold 0 in DenseF32Block's arrays and every threshold used is above 0.
 void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
                   std::uint64_t* counts);
+void countAtLeast(const float* values, std::size_t n, const float* thresholds, std::size_t m,
+                  std::uint64_t* counts);
 void countAtLeast(const std::uint32_t* values, std::size_t n, const std::uint32_t* thresholds,
                   std::size_t m, std::uint64_t* counts);
 
@@ -82,6 +105,7 @@ bool vectorPathsEnabled();
 void setVectorPathsAllowed(bool allowed);
 std::uint64_t denseF32Blocks();
 std::uint64_t denseThresholdBlocks();
+std::uint64_t denseSingleBlocks(); // dense blocks whose |Δ| was computed in float32
 void countThresholdBlock();
 
 } // namespace dumpscope::detail

@@ -26,6 +26,22 @@ void addFromAtLeast(std::uint64_t* bins, std::uint64_t total, const std::uint64_
     bins[m] += above;
 }
 
+// atLeast[k] = how many of the n values are at least 10^(lowDecade + 1 + k), for k < m. A
+// float32 |Δ| is compared with the smallest float32 not below the power of ten.
+template <typename T>
+void countDecadesAtLeast(const T* values, std::size_t n, int lowDecade, std::size_t m,
+                         std::uint64_t* atLeast) {
+    T tens[kMaxThresholdCost / 2];
+    for (std::size_t k = 0; k < m; ++k) {
+        const double ten = detail::tenTo(lowDecade + 1 + static_cast<int>(k));
+        if constexpr (std::is_same_v<T, float>)
+            tens[k] = detail::floatAtLeast(ten);
+        else
+            tens[k] = ten;
+    }
+    detail::countAtLeast(values, n, tens, m, atLeast);
+}
+
 } // namespace
 
 // The block's |Δ| decades and ULP bins. Every |Δ| > 0 lies in [minAbs, maxAbs], so its decade
@@ -44,11 +60,11 @@ void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::s
         // At most kMaxThresholdCost / 2 decade thresholds and kMaxThresholdCost ULP ones.
         std::uint64_t atLeast[kMaxThresholdCost];
         if (nonzero) {
-            double tens[kMaxThresholdCost / 2];
             const auto m = static_cast<std::size_t>(highDecade - lowDecade);
-            for (std::size_t k = 0; k < m; ++k)
-                tens[k] = detail::tenTo(lowDecade + 1 + static_cast<int>(k));
-            detail::countAtLeast(d.absDelta, n, tens, m, atLeast);
+            if (d.single)
+                countDecadesAtLeast(d.absDeltaF, n, lowDecade, m, atLeast);
+            else
+                countDecadesAtLeast(d.absDelta, n, lowDecade, m, atLeast);
             addFromAtLeast(s.deltaHistogram.counts.data() +
                                (lowDecade - DeltaHistogram::kMinDecade),
                            nonzero, atLeast, m);
@@ -62,22 +78,28 @@ void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::s
         return;
     }
     const detail::DecadeTable& table = detail::decadeTable();
-    const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
-        // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
-        const double absDelta = d.absDelta[i];
-        const std::uint64_t e = std::bit_cast<std::uint64_t>(absDelta) >> 52;
-        const std::size_t decade = static_cast<std::size_t>(table.low[e] + (absDelta >= table.step[e]) -
-                                                            DeltaHistogram::kMinDecade);
-        ++decades[e ? decade : Block::kDecades];
-        ++ulps[std::bit_width(d.ulp[i])]; // bin 0 discards distance 0 (equal bits)
+    const auto walk = [&](const auto* values) {
+        const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
+            // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
+            const double absDelta = values[i];
+            const std::uint64_t e = std::bit_cast<std::uint64_t>(absDelta) >> 52;
+            const std::size_t decade = static_cast<std::size_t>(
+                table.low[e] + (absDelta >= table.step[e]) - DeltaHistogram::kMinDecade);
+            ++decades[e ? decade : Block::kDecades];
+            ++ulps[std::bit_width(d.ulp[i])]; // bin 0 discards distance 0 (equal bits)
+        };
+        static_assert(Block::kLanes == 4);
+        for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
+            bin(i, d.decades[0], d.ulps[0]);
+            bin(i + 1, d.decades[1], d.ulps[1]);
+            bin(i + 2, d.decades[2], d.ulps[2]);
+            bin(i + 3, d.decades[3], d.ulps[3]);
+        }
     };
-    static_assert(Block::kLanes == 4);
-    for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
-        bin(i, d.decades[0], d.ulps[0]);
-        bin(i + 1, d.decades[1], d.ulps[1]);
-        bin(i + 2, d.decades[2], d.ulps[2]);
-        bin(i + 3, d.decades[3], d.ulps[3]);
-    }
+    if (d.single)
+        walk(d.absDeltaF);
+    else
+        walk(d.absDelta);
 }
 
 void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned char* b,
@@ -110,7 +132,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     t.maxRel = std::max(t.maxRel, d.maxRel);
     if (d.maxAbs > t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order
         std::size_t i = 0;
-        for (;; ++i) {
+        for (; i < n; ++i) { // found before n: maxAbs is one of the block's |Δ|
             const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);
             if (x != y && absDeltaF32(x, y) == d.maxAbs) break;
         }

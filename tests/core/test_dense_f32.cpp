@@ -59,7 +59,8 @@ enum class Pattern {
     tiesEverywhere,
     onTheLimit,
     fewUlpAcrossBinades,
-    nearPowersOfTen
+    nearPowersOfTen,
+    exactnessEdge
 };
 
 // Float32 values at, just below and just above powers of ten from 10^-3 to 10^4, with either
@@ -75,12 +76,51 @@ std::vector<std::uint32_t> nearPowersOfTen() {
     return v;
 }
 
+// The float32 kernel's edge (DenseF32Block::kExactUlp = 2^23 ULP, where a - b stops being
+// exact in float32), in blocks of four kinds (block % 4):
+//   0, 3: distances of 1-3 ULP, 2^23 - 1 and 2^23, and denormals of opposite signs within
+//         2^23 ULP (a span of many decades: the walk bins them);
+//   1:    2v against v (2^23 ULP), v at, below and above powers of ten: |Δ| is v, on the
+//         decade thresholds, few enough of them for threshold counts;
+//   2:    as 0, with distances just above the edge too, so that the block is done again in
+//         double; block 2's largest |Δ| (the buffer's) is not exact in float32: 2^31 + 256
+//         against 3 * 2^31 + 512 needs 2^-22 of its scale.
+// A block is tried in float32 when the one before qualified, so 0 and 3 take turns.
+std::vector<std::uint32_t> exactnessEdge(std::vector<std::uint32_t>& a, std::mt19937_64& rng) {
+    std::vector<std::uint32_t> b(a.size());
+    constexpr std::uint32_t kEdge = std::uint32_t{1} << 23;
+    const std::vector<std::uint32_t> edges = nearPowersOfTen();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::size_t kind = i / kBlock % 4;
+        const std::uint32_t sign = static_cast<std::uint32_t>(rng() % 2) << 31;
+        if (kind == 1) {
+            b[i] = edges[1 + rng() % (edges.size() - 1)];
+            a[i] = b[i] + kEdge;
+        } else if (rng() % 8 == 0) { // denormals of opposite signs: s + t + 1 ULP apart
+            a[i] = sign | static_cast<std::uint32_t>(rng() % (kEdge / 2));
+            b[i] = (sign ^ 0x80000000u) | static_cast<std::uint32_t>(rng() % (kEdge / 2 - 1));
+        } else {
+            a[i] = sign | static_cast<std::uint32_t>(1 + rng() % 150) << 23 |
+                   static_cast<std::uint32_t>(rng() % kEdge);
+            const std::uint32_t within[] = {1, 2, 3, kEdge - 1, kEdge};
+            const std::uint32_t beyond[] = {kEdge + 1, kEdge + kEdge / 2, 2 * kEdge - 1};
+            b[i] = a[i] + (kind == 2 && rng() % 64 == 0 ? beyond[rng() % 3] : within[rng() % 5]);
+        }
+    }
+    if (a.size() > 3 * kBlock) a[2 * kBlock + 5] = 0x4f000001u, b[2 * kBlock + 5] = 0x4fc00001u;
+    return b;
+}
+
 struct Case {
     std::vector<unsigned char> a, b;
 };
 
 Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
     std::vector<std::uint32_t> a(n), b(n);
+    if (p == Pattern::exactnessEdge) {
+        b = exactnessEdge(a, rng);
+        return {toBytes(a), toBytes(b)};
+    }
     if (p == Pattern::fewUlpAcrossBinades || p == Pattern::nearPowersOfTen) {
         // Spans of a few decades and ULP bins (the histograms' threshold counts), with some
         // equal elements and +0 vs -0 among the differences. Every third block of the few-ULP
@@ -156,9 +196,11 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
     std::mt19937_64 rng(20261130);
     const std::uint64_t blocksBefore = detail::denseF32Blocks();
     const std::uint64_t thresholdBefore = detail::denseThresholdBlocks();
-    for (Pattern p : {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
-                      Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit,
-                      Pattern::fewUlpAcrossBinades, Pattern::nearPowersOfTen})
+    const std::uint64_t singleBefore = detail::denseSingleBlocks();
+    for (Pattern p :
+         {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
+          Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit,
+          Pattern::fewUlpAcrossBinades, Pattern::nearPowersOfTen, Pattern::exactnessEdge})
         for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}})
             for (const Tolerance& tol : tolerances()) {
             SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n) +
@@ -166,8 +208,15 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
             const Case c = makeCase(p, n, rng);
             detail::setVectorPathsAllowed(true);
             const std::uint64_t blocks0 = detail::denseF32Blocks(),
-                                thresholds0 = detail::denseThresholdBlocks();
+                                thresholds0 = detail::denseThresholdBlocks(),
+                                single0 = detail::denseSingleBlocks();
             const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+            if (p == Pattern::exactnessEdge && n >= 6 * kBlock && detail::cpuHasAvx2()) {
+                const std::uint64_t single = detail::denseSingleBlocks() - single0;
+                EXPECT_GT(single, 0u) << "one buffer's |Δ| computed both in float32 and in double";
+                EXPECT_GT(detail::denseF32Blocks() - blocks0 - single, 0u)
+                    << "one buffer's |Δ| computed both in float32 and in double";
+            }
             if (p == Pattern::fewUlpAcrossBinades && n >= 6 * kBlock && detail::cpuHasAvx2()) {
                 const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholds0;
                 EXPECT_GT(byThresholds, 0u) << "one buffer binned both ways";
@@ -197,6 +246,10 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
         // Both ways of binning ran: threshold counts on the narrow spans, the walk on wide ones.
         EXPECT_GT(byThresholds, 50u) << "no block was binned by threshold counts";
         EXPECT_GT(blocks - byThresholds, 50u) << "no block was binned by the scalar walk";
+        // Both kernels ran: float32 where every distance is within 2^23 ULP, double elsewhere.
+        const std::uint64_t single = detail::denseSingleBlocks() - singleBefore;
+        EXPECT_GT(single, 50u) << "the float32 kernel never ran";
+        EXPECT_GT(blocks - single, 50u) << "the double kernel never ran";
     } else
         std::cout << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
 }
