@@ -18,52 +18,107 @@ std::atomic<std::uint64_t> g_thresholdBlocks{0};
 std::atomic<std::uint64_t> g_singleBlocks{0};
 
 #if DUMPSCOPE_HAVE_AVX2
+// The ULP distance of 8 elements (|mx-my| with equal signs, mx+my+1 across the sign), stored in
+// out.ulp, and the running figures both kernels keep of it: equal elements, the largest and
+// the smallest nonzero distance, and the last differing element.
+struct UlpLanes {
+    __m256i equal, maxUlp, minUlp;
+};
+struct UlpStep {
+    __m256i ulp, eq, high; // eq: all ones where the bits are equal; high: the larger magnitude
+    int differ;            // bit k: element k differs
+};
+
+__attribute__((target("avx2"))) inline UlpLanes startUlpLanes() {
+    const __m256i zero = _mm256_setzero_si256();
+    return {zero, zero, _mm256_cmpeq_epi32(zero, zero)}; // minUlp starts at 2^32-1
+}
+
+__attribute__((target("avx2"))) inline UlpStep ulpStep(__m256i x, __m256i y, std::size_t i,
+                                                       UlpLanes& lanes, DenseF32Block& out) {
+    const __m256i mag = _mm256_set1_epi32(0x7fffffff);
+    const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
+    UlpStep r;
+    r.high = _mm256_max_epu32(mx, my);
+    const __m256i apart = _mm256_sub_epi32(r.high, _mm256_min_epu32(mx, my));
+    const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), _mm256_set1_epi32(1));
+    const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
+    r.ulp = _mm256_blendv_epi8(apart, across, flip);
+    r.eq = _mm256_cmpeq_epi32(r.ulp, _mm256_setzero_si256());
+    lanes.equal = _mm256_sub_epi32(lanes.equal, r.eq);
+    lanes.maxUlp = _mm256_max_epu32(lanes.maxUlp, r.ulp);
+    lanes.minUlp =
+        _mm256_min_epu32(lanes.minUlp, _mm256_or_si256(r.ulp, r.eq)); // equal lanes: 2^32-1
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), r.ulp);
+    r.differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(r.eq)) & 0xff;
+    if (r.differ)
+        out.last =
+            i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(r.differ)));
+    return r;
+}
+
+// out.nDiff, maxUlp and minUlp from the lanes, after n elements.
+__attribute__((target("avx2"))) inline void finishUlpLanes(const UlpLanes& lanes, std::size_t n,
+                                                           DenseF32Block& out) {
+    alignas(32) std::uint32_t eq32[8], max32[8], min32[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), lanes.equal);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(max32), lanes.maxUlp);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(min32), lanes.minUlp);
+    std::uint64_t equalCount = 0;
+    for (int k = 0; k < 8; ++k) {
+        equalCount += eq32[k];
+        out.maxUlp = std::max(out.maxUlp, max32[k]);
+        out.minUlp = std::min(out.minUlp, min32[k]);
+    }
+    out.nDiff = n - equalCount;
+}
+
+// withinTolerance's limits for the kernels: |Δ| <= atol + rtol*|b| when either is given
+// (`useAbs`; the multiply and the add are separate instructions, as in the scalar path), ULP
+// <= ulp when given (else 2^32-1, which every distance passes), and +0 vs -0 always.
+struct ToleranceLanes {
+    bool useAbs;
+    __m256d atol, rtol;
+    __m256i ulpLimit;
+};
+__attribute__((target("avx2"))) inline ToleranceLanes toleranceLanes(const Tolerance* tolerance) {
+    const bool useUlp = tolerance && tolerance->ulp;
+    return {tolerance && (tolerance->atol || tolerance->rtol),
+            _mm256_set1_pd(tolerance ? tolerance->atol.value_or(0.0) : 0.0),
+            _mm256_set1_pd(tolerance ? tolerance->rtol.value_or(0.0) : 0.0),
+            _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
+                useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)))};
+}
+
 // Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
 // the sign), then both halves widened to double for |Δ| = |a-b| and the scale max(|a|,|b|).
 // Both are stored for the histograms, with their smallest and largest nonzero values, which
 // bound the thresholds countAtLeast needs. |Δ| / scale is divided only when a lane could raise
 // its maximum (|Δ| >= max * scale), as the scalar path does.
-__attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                               double heapFloor, const Tolerance* tolerance, DenseF32Block& out) {
-    const __m256i mag = _mm256_set1_epi32(0x7fffffff);
-    const __m256i one = _mm256_set1_epi32(1);
+__attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b,
+                                               std::size_t n, double heapFloor,
+                                               const Tolerance* tolerance, DenseF32Block& out) {
     const __m256i zeroI = _mm256_setzero_si256();
     const __m256d zero = _mm256_setzero_pd();
     const __m256d minusOne = _mm256_set1_pd(-1.0);
     const __m256d infinity = _mm256_set1_pd(__builtin_inf());
     const __m256d floor = _mm256_set1_pd(heapFloor);
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    // withinTolerance: |Δ| <= atol + rtol*|b| when either is given, ULP <= ulp when given, and
-    // +0 vs -0 always (the multiply and the add are separate instructions, as in the scalar path).
-    const bool useAbs = tolerance && (tolerance->atol || tolerance->rtol);
-    const bool useUlp = tolerance && tolerance->ulp;
-    const __m256d atol = _mm256_set1_pd(tolerance ? tolerance->atol.value_or(0.0) : 0.0);
-    const __m256d rtol = _mm256_set1_pd(tolerance ? tolerance->rtol.value_or(0.0) : 0.0);
-    const __m256i ulpLimit = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
-        useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)));
+    const auto [useAbs, atol, rtol, ulpLimit] = toleranceLanes(tolerance);
     const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
-    __m256i equal = zeroI, maxUlp = zeroI, minUlp = allOnes, signedZero = zeroI, outside = zeroI;
+    UlpLanes lanes = startUlpLanes();
+    __m256i signedZero = zeroI, outside = zeroI;
     __m256d maxAbs = minusOne, minAbs = infinity, maxRel = zero;
     std::uint64_t candidates = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
-        const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
-        const __m256i apart = _mm256_sub_epi32(_mm256_max_epu32(mx, my), _mm256_min_epu32(mx, my));
-        const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), one);
-        const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
-        const __m256i ulp = _mm256_blendv_epi8(apart, across, flip);
-        const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
-        equal = _mm256_sub_epi32(equal, eq);
-        maxUlp = _mm256_max_epu32(maxUlp, ulp);
-        minUlp = _mm256_min_epu32(minUlp, _mm256_or_si256(ulp, eq)); // equal lanes: 2^32-1
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
+        const auto [ulp, eq, high, differ] = ulpStep(x, y, i, lanes, out);
+        (void)high, (void)differ;
         const __m256i ulpOk = _mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit);
         const __m256d ulpOkLanes[2] = {
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(ulpOk))),
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(ulpOk, 1)))};
-        const int differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xff;
-        if (differ) out.last = i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(differ)));
 
         const __m256d eqLanes[2] = {_mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(eq))),
                                     _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(eq, 1)))};
@@ -105,25 +160,15 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         }
     }
     if (n % 64) out.candidates[n / 64] = candidates;
-    alignas(32) std::uint32_t eq32[8], ulp32[8], minUlp32[8];
+    finishUlpLanes(lanes, n, out);
     alignas(32) std::uint64_t sz64[4], out64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(out64), outside);
     out.outside = out64[0] + out64[1] + out64[2] + out64[3];
     alignas(32) double abs64[4], minAbs64[4], rel64[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(minUlp32), minUlp);
     _mm256_store_si256(reinterpret_cast<__m256i*>(sz64), signedZero);
     _mm256_store_pd(abs64, maxAbs);
     _mm256_store_pd(minAbs64, minAbs);
     _mm256_store_pd(rel64, maxRel);
-    std::uint64_t equalCount = 0;
-    for (int k = 0; k < 8; ++k) {
-        equalCount += eq32[k];
-        out.maxUlp = std::max(out.maxUlp, ulp32[k]);
-        out.minUlp = std::min(out.minUlp, minUlp32[k]);
-    }
-    out.nDiff = n - equalCount;
     out.signedZero = sz64[0] + sz64[1] + sz64[2] + sz64[3];
     out.maxAbs = std::max(std::max(abs64[0], abs64[1]), std::max(abs64[2], abs64[3]));
     out.minAbs = std::min(std::min(minAbs64[0], minAbs64[1]), std::min(minAbs64[2], minAbs64[3]));
@@ -140,21 +185,15 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
                                                      const Tolerance* tolerance,
                                                      DenseF32Block& out) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
-    const __m256i one = _mm256_set1_epi32(1);
     const __m256i zeroI = _mm256_setzero_si256();
     const __m256 zero = _mm256_setzero_ps();
     const __m256 infinity = _mm256_set1_ps(__builtin_inff());
     // |Δ| >= heapFloor exactly when the float |Δ| is >= the smallest float not below heapFloor.
     const __m256 floor = _mm256_set1_ps(floatAtLeast(heapFloor));
     const __m256 absMask = _mm256_castsi256_ps(mag);
-    const bool useAbs = tolerance && (tolerance->atol || tolerance->rtol);
-    const bool useUlp = tolerance && tolerance->ulp;
-    const __m256d atol = _mm256_set1_pd(tolerance ? tolerance->atol.value_or(0.0) : 0.0);
-    const __m256d rtol = _mm256_set1_pd(tolerance ? tolerance->rtol.value_or(0.0) : 0.0);
-    const __m256i ulpLimit = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(
-        useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)));
-    const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
-    __m256i equal = zeroI, maxUlp = zeroI, minUlp = allOnes, signedZero = zeroI;
+    const auto [useAbs, atol, rtol, ulpLimit] = toleranceLanes(tolerance);
+    UlpLanes lanes = startUlpLanes();
+    __m256i signedZero = zeroI;
     __m256 maxAbs = zero, minAbs = infinity;
     // maxRel in double; relBound, the largest float not above it, filters the lanes to divide:
     // a lane with |Δ| / scale > maxRel has |Δ| > relBound * scale, and the rounded product
@@ -165,21 +204,7 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
-        const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
-        const __m256i high = _mm256_max_epu32(mx, my);
-        const __m256i apart = _mm256_sub_epi32(high, _mm256_min_epu32(mx, my));
-        const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), one);
-        const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
-        const __m256i ulp = _mm256_blendv_epi8(apart, across, flip);
-        const __m256i eq = _mm256_cmpeq_epi32(ulp, zeroI);
-        equal = _mm256_sub_epi32(equal, eq);
-        maxUlp = _mm256_max_epu32(maxUlp, ulp);
-        minUlp = _mm256_min_epu32(minUlp, _mm256_or_si256(ulp, eq)); // equal lanes: 2^32-1
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.ulp + i), ulp);
-        const int differ = ~_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xff;
-        if (differ)
-            out.last =
-                i + 31 - static_cast<std::size_t>(__builtin_clz(static_cast<unsigned>(differ)));
+        const auto [ulp, eq, high, differ] = ulpStep(x, y, i, lanes, out);
 
         // Equal lanes give |Δ| 0, which leaves the maximum of a block with a difference as it is.
         const __m256 absDelta =
@@ -241,27 +266,20 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     }
     if (n % 64) out.candidates[n / 64] = candidates;
     out.outside = outside;
-    alignas(32) std::uint32_t eq32[8], ulp32[8], minUlp32[8], sz32[8];
+    finishUlpLanes(lanes, n, out);
+    alignas(32) std::uint32_t sz32[8];
     alignas(32) float abs32[8], minAbs32[8];
     alignas(32) double rel64[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(eq32), equal);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(ulp32), maxUlp);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(minUlp32), minUlp);
     _mm256_store_si256(reinterpret_cast<__m256i*>(sz32), signedZero);
     _mm256_store_ps(abs32, maxAbs);
     _mm256_store_ps(minAbs32, minAbs);
     _mm256_store_pd(rel64, maxRel);
-    std::uint64_t equalCount = 0;
     float maxAbsF = 0, minAbsF = __builtin_inff();
     for (int k = 0; k < 8; ++k) {
-        equalCount += eq32[k];
         out.signedZero += sz32[k];
-        out.maxUlp = std::max(out.maxUlp, ulp32[k]);
-        out.minUlp = std::min(out.minUlp, minUlp32[k]);
         maxAbsF = std::max(maxAbsF, abs32[k]);
         minAbsF = std::min(minAbsF, minAbs32[k]);
     }
-    out.nDiff = n - equalCount;
     out.maxAbs = out.nDiff ? static_cast<double>(maxAbsF) : -1.0;
     out.minAbs = static_cast<double>(minAbsF);
     out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
@@ -427,7 +445,8 @@ void countAtLeastPlain(const T* values, std::size_t n, const T* thresholds, std:
 }
 #endif
 
-void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
+template <typename T>
+void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size_t m,
                   std::uint64_t* counts) {
 #if DUMPSCOPE_HAVE_AVX2
     countAtLeastAvx2(values, n, thresholds, m, counts);
@@ -435,24 +454,10 @@ void countAtLeast(const double* values, std::size_t n, const double* thresholds,
     countAtLeastPlain(values, n, thresholds, m, counts);
 #endif
 }
-
-void countAtLeast(const float* values, std::size_t n, const float* thresholds, std::size_t m,
-                  std::uint64_t* counts) {
-#if DUMPSCOPE_HAVE_AVX2
-    countAtLeastAvx2(values, n, thresholds, m, counts);
-#else
-    countAtLeastPlain(values, n, thresholds, m, counts);
-#endif
-}
-
-void countAtLeast(const std::uint32_t* values, std::size_t n, const std::uint32_t* thresholds,
-                  std::size_t m, std::uint64_t* counts) {
-#if DUMPSCOPE_HAVE_AVX2
-    countAtLeastAvx2(values, n, thresholds, m, counts);
-#else
-    countAtLeastPlain(values, n, thresholds, m, counts);
-#endif
-}
+template void countAtLeast(const double*, std::size_t, const double*, std::size_t, std::uint64_t*);
+template void countAtLeast(const float*, std::size_t, const float*, std::size_t, std::uint64_t*);
+template void countAtLeast(const std::uint32_t*, std::size_t, const std::uint32_t*, std::size_t,
+                           std::uint64_t*);
 
 bool vectorPathsEnabled() {
 #if DUMPSCOPE_HAVE_AVX2

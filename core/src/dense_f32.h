@@ -88,12 +88,10 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
 
 // counts[k] = how many of the first n values are >= thresholds[k], for k < m (n a multiple of
 // 8). Equal elements hold 0 in DenseF32Block's arrays and every threshold used is above 0.
-void countAtLeast(const double* values, std::size_t n, const double* thresholds, std::size_t m,
+// For double, float and std::uint32_t values.
+template <typename T>
+void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size_t m,
                   std::uint64_t* counts);
-void countAtLeast(const float* values, std::size_t n, const float* thresholds, std::size_t m,
-                  std::uint64_t* counts);
-void countAtLeast(const std::uint32_t* values, std::size_t n, const std::uint32_t* thresholds,
-                  std::size_t m, std::uint64_t* counts);
 
 // Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
 // CPU has AVX2, and no test has switched the vector paths off.
