@@ -113,8 +113,8 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
-        const auto [ulp, eq, high, differ] = ulpStep(x, y, i, lanes, out);
-        (void)high, (void)differ;
+        const UlpStep step = ulpStep(x, y, i, lanes, out);
+        const __m256i ulp = step.ulp, eq = step.eq;
         const __m256i ulpOk = _mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit);
         const __m256d ulpOkLanes[2] = {
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(ulpOk))),

@@ -42,12 +42,13 @@ void countDecadesAtLeast(const T* values, std::size_t n, int lowDecade, std::siz
     detail::countAtLeast(values, n, tens, m, atLeast);
 }
 
-} // namespace
-
-// The block's |Δ| decades and ULP bins. Every |Δ| > 0 lies in [minAbs, maxAbs], so its decade
-// is one of deltaDecade(minAbs)..deltaDecade(maxAbs); the count in decade d is the count at
-// least 10^d minus the count at least 10^(d+1). The same for ULP bins with powers of two.
-void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::size_t n) {
+// The block's |Δ| decades and ULP bins, from its |Δ| (float32 or double, as the kernel stored
+// them). Every |Δ| > 0 lies in [minAbs, maxAbs], so its decade is one of
+// deltaDecade(minAbs)..deltaDecade(maxAbs); the count in decade d is the count at least 10^d
+// minus the count at least 10^(d+1). The same for ULP bins with powers of two.
+template <typename T>
+void binDenseBlock(const T* absDelta, detail::DenseF32Block& d, std::size_t n,
+                   DeltaHistogram& deltas, UlpHistogram& ulpBins) {
     using Block = detail::DenseF32Block;
     const std::uint64_t nonzero = d.nDiff - d.signedZero; // differences with |Δ| > 0
     const int lowDecade = nonzero ? deltaDecade(d.minAbs) : 0,
@@ -61,45 +62,44 @@ void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::s
         std::uint64_t atLeast[kMaxThresholdCost];
         if (nonzero) {
             const auto m = static_cast<std::size_t>(highDecade - lowDecade);
-            if (d.single)
-                countDecadesAtLeast(d.absDeltaF, n, lowDecade, m, atLeast);
-            else
-                countDecadesAtLeast(d.absDelta, n, lowDecade, m, atLeast);
-            addFromAtLeast(s.deltaHistogram.counts.data() +
-                               (lowDecade - DeltaHistogram::kMinDecade),
-                           nonzero, atLeast, m);
+            countDecadesAtLeast(absDelta, n, lowDecade, m, atLeast);
+            addFromAtLeast(deltas.counts.data() + (lowDecade - DeltaHistogram::kMinDecade), nonzero,
+                           atLeast, m);
         }
         std::uint32_t twos[kMaxThresholdCost];
         const auto m = static_cast<std::size_t>(highBin - lowBin);
         for (std::size_t k = 0; k < m; ++k)
             twos[k] = std::uint32_t{1} << (lowBin + 1 + static_cast<int>(k));
         detail::countAtLeast(d.ulp, n, twos, m, atLeast);
-        addFromAtLeast(s.ulpHistogram.counts.data() + lowBin, d.nDiff, atLeast, m);
+        addFromAtLeast(ulpBins.counts.data() + lowBin, d.nDiff, atLeast, m);
         return;
     }
     const detail::DecadeTable& table = detail::decadeTable();
-    const auto walk = [&](const auto* values) {
-        const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
-            // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
-            const double absDelta = values[i];
-            const std::uint64_t e = std::bit_cast<std::uint64_t>(absDelta) >> 52;
-            const std::size_t decade = static_cast<std::size_t>(
-                table.low[e] + (absDelta >= table.step[e]) - DeltaHistogram::kMinDecade);
-            ++decades[e ? decade : Block::kDecades];
-            ++ulps[std::bit_width(d.ulp[i])]; // bin 0 discards distance 0 (equal bits)
-        };
-        static_assert(Block::kLanes == 4);
-        for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
-            bin(i, d.decades[0], d.ulps[0]);
-            bin(i + 1, d.decades[1], d.ulps[1]);
-            bin(i + 2, d.decades[2], d.ulps[2]);
-            bin(i + 3, d.decades[3], d.ulps[3]);
-        }
+    const auto bin = [&](std::size_t i, std::uint64_t* decades, std::uint64_t* ulps) {
+        // deltaDecade by the table; |Δ| == 0 (equal bits, +0 vs -0) goes to the discard bin.
+        const double x = absDelta[i];
+        const std::uint64_t e = std::bit_cast<std::uint64_t>(x) >> 52;
+        const std::size_t decade = static_cast<std::size_t>(table.low[e] + (x >= table.step[e]) -
+                                                            DeltaHistogram::kMinDecade);
+        ++decades[e ? decade : Block::kDecades];
+        ++ulps[std::bit_width(d.ulp[i])]; // bin 0 discards distance 0 (equal bits)
     };
+    static_assert(Block::kLanes == 4);
+    for (std::size_t i = 0; i < n; i += 4) { // n is a multiple of 8
+        bin(i, d.decades[0], d.ulps[0]);
+        bin(i + 1, d.decades[1], d.ulps[1]);
+        bin(i + 2, d.decades[2], d.ulps[2]);
+        bin(i + 3, d.decades[3], d.ulps[3]);
+    }
+}
+
+} // namespace
+
+void StatsAccumulator::Impl::addDenseHistograms(detail::DenseF32Block& d, std::size_t n) {
     if (d.single)
-        walk(d.absDeltaF);
+        binDenseBlock(d.absDeltaF, d, n, s.deltaHistogram, s.ulpHistogram);
     else
-        walk(d.absDelta);
+        binDenseBlock(d.absDelta, d, n, s.deltaHistogram, s.ulpHistogram);
 }
 
 void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned char* b,
