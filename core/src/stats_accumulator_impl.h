@@ -74,10 +74,23 @@ struct StatsAccumulator::Impl {
         XXH3_copyState(&hashB, &hashA);
         hashShared = false;
     }
-    void hashBoth(const unsigned char* a, const unsigned char* b, std::size_t bytes, bool equal) {
-        if (!(hashShared && equal)) unshareHash();
-        XXH3_64bits_update(&hashA, a, bytes);
-        if (!hashShared) XXH3_64bits_update(&hashB, b, bytes);
+    // Hashes the block at byte `from` of a pair of `bytes` per side and returns where the
+    // hashed bytes end. Once the sides part, the next kHashSpan bytes (16 blocks, still in L2
+    // for the blocks' own passes) go in one update per side: XXH3's result does not depend on
+    // how its input is split, and its per-update overhead cost a tenth of its time in 4 KiB
+    // updates.
+    static constexpr std::size_t kHashSpan = 16 * kBlockBytes;
+    std::size_t hashBlock(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t len,
+                          std::size_t bytes, bool equal) {
+        if (hashShared && equal) {
+            XXH3_64bits_update(&hashA, a + from, len);
+            return from + len;
+        }
+        unshareHash();
+        const std::size_t span = std::min(bytes - from, kHashSpan);
+        XXH3_64bits_update(&hashA, a + from, span);
+        XXH3_64bits_update(&hashB, b + from, span);
+        return from + span;
     }
 
     template <typename Tr> bool scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
@@ -195,12 +208,13 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
                                      std::uint64_t base) {
     constexpr std::size_t es = sizeof(typename Tr::Bits);
     constexpr std::size_t kBlock = kBlockBytes / es;
+    std::size_t hashed = 0; // bytes of both sides' chunk hashed so far
     for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const unsigned char* pa = a + start * es;
         const unsigned char* pb = b + start * es;
         const bool equal = std::memcmp(pa, pb, len * es) == 0;
-        hashBoth(pa, pb, len * es, equal);
+        if (hashed == start * es) hashed = hashBlock(a, b, hashed, len * es, n * es, equal);
         if (equal) {
             scanSide<Tr>(pa, len, true, true);
             continue;
