@@ -40,7 +40,7 @@ else
 fi
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 [ "$build_type" = Release ] || echo "run.sh: warning: $BUILD is a '$build_type' build, not Release" >&2
-targets=(dumpscope-cli dumpscope-make-pair dumpscope-baseline)
+targets=(dumpscope-cli dumpscope-make-pair dumpscope-baseline dumpscope-bench-cycles)
 have_gbench=0
 if cmake --build "$BUILD" --target help | grep -q dumpscope-bench-compare; then
     targets+=(dumpscope-bench-compare)
@@ -196,10 +196,10 @@ rm -rf "$SPARSE" "$SMALL"
 # Pinned to one core (the process otherwise migrates between the two vCPUs, and runs whose
 # pages were touched from the other one were 1.6x slower here), 10 repetitions: the median and
 # the best (on a shared machine the best is the closest to what the code costs).
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
 if [ "$have_gbench" = 1 ] && [ -z "${SKIP_GBENCH:-}" ]; then
     echo "run.sh: Google Benchmark (10 repetitions each, pinned to CPU 0)" >&2
-    pin=()
-    command -v taskset >/dev/null && pin=(taskset -c 0)
     "${pin[@]}" "$BUILD/bench/dumpscope-bench-compare" --benchmark_repetitions=10 \
         --benchmark_format=json >"$WORK/gbench.json" 2>/dev/null
     while IFS=$'\t' read -r name ms bps best_bps; do
@@ -209,6 +209,13 @@ if [ "$have_gbench" = 1 ] && [ -z "${SKIP_GBENCH:-}" ]; then
                      ([$all[] | select(.run_name == $r and .run_type == "iteration") | .bytes_per_second] | max)] |
                     @tsv' "$WORK/gbench.json")
 fi
+
+# Per element on data in L2, best of 300 calls, the best of 3 rounds per case: the figure to
+# compare two builds by (run them alternately), as it moves less with the machine's minute.
+cycles_note="compare in L2 (dumpscope-bench-cycles, 256 KiB per side, pinned to CPU 0, best of 3 x 300 calls), per element:$(
+    "${pin[@]}" "$BUILD/bench/dumpscope-bench-cycles" --rounds 3 | awk 'NR == 1 {unit = ($0 ~ /TSC/) ? "TSC ticks" : "ns"; next}
+        {for (i = 1; i < NF; i += 2) if (!($i in best) || $(i + 1) < best[$i]) best[$i] = $(i + 1); if (!n) for (i = 1; i < NF; i += 2) order[++n] = $i}
+        END {for (k = 1; k <= n; k++) printf " %s %s%s", order[k], best[order[k]], (k < n ? "," : " " unit)}')"
 
 # --- the table -------------------------------------------------------------------------------
 echo
@@ -220,4 +227,5 @@ echo
 echo "- $ref_note"
 echo "- $gui_note"
 echo "- $sparse_note"
+echo "- $cycles_note"
 echo "- $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
