@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace dumpscope {
@@ -89,14 +90,14 @@ void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std:
     const ElementDiff d{index, a, b, absDelta};
     if (heap.size() < BufferStats::kKeep || detail::largerDelta(d, heap.front())) keepLargest(d);
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
-    if (shaped()) placeDiff(index);
+    if (!s.rowDiffs.empty()) placeDiff(index);
 }
 
 // Per-row and per-column counts; a difference within a row of the previous one moves the
 // cursor instead of dividing.
 void StatsAccumulator::Impl::placeDiff(std::uint64_t index) {
-    const std::uint64_t cols = colCounts.size();
-    if (index >= rowCounts.size() * cols) return;
+    const std::uint64_t cols = s.colDiffs.size();
+    if (index >= s.rowDiffs.size() * cols) return;
     const std::uint64_t step = index - shapeCursor;
     if (index >= shapeCursor && step < cols) {
         shapeCol += step;
@@ -106,8 +107,8 @@ void StatsAccumulator::Impl::placeDiff(std::uint64_t index) {
         shapeCol = index % cols;
     }
     shapeCursor = index;
-    ++rowCounts[shapeRow];
-    ++colCounts[shapeCol];
+    ++s.rowDiffs[shapeRow];
+    ++s.colDiffs[shapeCol];
 }
 
 void StatsAccumulator::Impl::keepLargest(const ElementDiff& d) {
@@ -127,10 +128,13 @@ StatsAccumulator::StatsAccumulator(DType dtype, const Tolerance& tolerance)
     : m_impl(std::make_unique<Impl>(dtype, tolerance)) {}
 StatsAccumulator::~StatsAccumulator() = default;
 
+// A row's count is at most its columns, a column's at most the rows: both fit rowDiffs' type.
+static_assert(StatsAccumulator::kMaxShapeCounts <= std::numeric_limits<std::uint32_t>::max());
+
 void StatsAccumulator::setShape(std::uint64_t rows, std::uint64_t cols) {
     if (rows == 0 || cols == 0 || rows > kMaxShapeCounts || cols > kMaxShapeCounts) return;
-    m_impl->rowCounts.assign(static_cast<std::size_t>(rows), 0);
-    m_impl->colCounts.assign(static_cast<std::size_t>(cols), 0);
+    m_impl->s.rowDiffs.assign(static_cast<std::size_t>(rows), 0);
+    m_impl->s.colDiffs.assign(static_cast<std::size_t>(cols), 0);
 }
 
 void StatsAccumulator::addPair(const unsigned char* a, const unsigned char* b, std::size_t n,
@@ -168,9 +172,9 @@ BufferStats StatsAccumulator::finish() {
         im.s.maxAbsB = bitsToDouble(im.dtype, im.maxMagB);
     }
     im.s.largestDiffs = im.heap;
-    if (im.s.nDiff != 0) { // nothing to place: no per-row / per-column zeros are kept
-        im.s.rowDiffs.assign(im.rowCounts.begin(), im.rowCounts.end());
-        im.s.colDiffs.assign(im.colCounts.begin(), im.colCounts.end());
+    if (im.s.nDiff == 0) { // nothing to place: do not keep per-row / per-column zeros around
+        std::vector<std::uint32_t>().swap(im.s.rowDiffs);
+        std::vector<std::uint32_t>().swap(im.s.colDiffs);
     }
     std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), detail::largerDelta);
     return std::move(im.s);

@@ -53,13 +53,8 @@ struct StatsAccumulator::Impl {
     std::uint64_t maxMagA = 0, maxMagB = 0;
     // Min-heap (by largerDelta) of the kKeep largest |Δ| seen so far.
     std::vector<ElementDiff> heap;
-    // Shaped buffers: differences per row and per column (copied to s by finish), 32 bits each
-    // (at most kMaxShapeCounts, 2^24): the column counts of a [64, 65536] buffer are swept once
-    // per row, and at 64 bits they no longer shared L2 with the chunk being compared. The
-    // element `shapeCursor` is at (shapeRow, shapeCol), so a difference after it is placed
-    // without a division per element.
-    std::vector<std::uint32_t> rowCounts, colCounts;
-    bool shaped() const { return !rowCounts.empty(); }
+    // Shaped buffers: the element `shapeCursor` is at (shapeRow, shapeCol), so a difference
+    // after it is placed without a division per element.
     std::uint64_t shapeCursor = 0, shapeRow = 0, shapeCol = 0;
     // float32: whether the last block with differences was dense (a quarter or more of its
     // elements differ), so the next one goes to the vector path; its scratch, made on first use.
@@ -285,13 +280,13 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
     Tally t(*this);
     std::uint64_t* const decades = s.deltaHistogram.counts.data() - DeltaHistogram::kMinDecade;
     std::uint64_t* const ulps = s.ulpHistogram.counts.data();
-    const bool extras = tolerance.any() || shaped();
+    const bool extras = tolerance.any() || !s.rowDiffs.empty();
     const detail::DecadeTable& decadeOf = detail::decadeTable();
     const std::uint64_t nDiffBefore = t.nDiff;
     std::size_t vectorised = 0; // elements [0, vectorised) accounted by denseBlock
     if constexpr (std::is_same_v<Tr, F32>) {
         // A tolerance is checked in the vector path too; per-row counts (a shape) are not.
-        if (denseMode && finite && !shaped() && t.nDiff >= BufferStats::kKeep &&
+        if (denseMode && finite && s.rowDiffs.empty() && t.nDiff >= BufferStats::kKeep &&
             detail::vectorPathsEnabled()) {
             vectorised = n / 8 * 8;
             denseBlock(a, b, vectorised, base, t);
@@ -339,7 +334,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         ++ulps[ulpBin(ulp)];
         if (extras) [[unlikely]] {
             if (tolerance.any() && !withinTolerance(absDelta, vy, ulp)) ++s.outsideTolerance;
-            if (shaped()) placeDiff(index);
+            if (!s.rowDiffs.empty()) placeDiff(index);
         }
         if (absDelta > t.maxAbs) t.maxAbs = absDelta, t.maxAbsIndex = index;
         // |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the rounded
@@ -417,7 +412,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
             ++s.deltaHistogram.nan;
             if (tolerance.any() && !(nanA && nanB)) ++s.outsideTolerance; // NaN against a number
             if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back({index, a, b, std::nan("")});
-            if (shaped()) placeDiff(index);
+            if (!s.rowDiffs.empty()) placeDiff(index);
             return;
         }
         if ((ma == Tr::kExp) != (mb == Tr::kExp)) ++s.nonFiniteMismatches;

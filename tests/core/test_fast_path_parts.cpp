@@ -112,7 +112,7 @@ TEST(FastPathParts, RowAndColumnCountsMatchDivision) {
                 if (rng() % density == 0) b[i * es + rng() % es] ^= static_cast<unsigned char>(1 + rng() % 255);
             for (std::uint64_t cols : {1u, 3u, 7u, 64u, 999u, 4096u, 40000u}) {
                 for (std::uint64_t rows : {n / cols / 2 + 1, (n + cols - 1) / cols, n / cols + 5}) {
-                    std::vector<std::uint64_t> rowDiffs(rows), colDiffs(cols);
+                    std::vector<std::uint32_t> rowDiffs(rows), colDiffs(cols);
                     for (std::size_t i = 0; i < std::min<std::uint64_t>(n, rows * cols); ++i)
                         if (std::memcmp(a.data() + i * es, b.data() + i * es, es) != 0)
                             ++rowDiffs[i / cols], ++colDiffs[i % cols];

@@ -183,8 +183,8 @@ TEST(ResultCache, OtherComparisonOptionsAreNotServedFromTheCache) {
     EXPECT_EQ(find(c.run(dir, tolerant), 0, "q_logits").status, dumpscope::Status::within_tolerance);
     dumpscope::AnalyzeOptions shaped;
     shaped.shapes["q_logits"] = {"2", "4"};
-    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint64_t>{1, 0}));
-    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint64_t>{1, 0}));
+    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint32_t>{1, 0}));
+    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint32_t>{1, 0}));
     dumpscope::AnalyzeOptions loose;
     loose.roundingThreshold = 1e-2;
     EXPECT_EQ(find(c.run(dir, loose), 0, "q_logits").kind, dumpscope::Kind::rounding);

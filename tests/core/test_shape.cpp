@@ -103,7 +103,7 @@ TEST(Shape, RowAndColumnCountsTellWholeRowsFromScatter) {
     EXPECT_EQ(whole.rowDiffs[3], 5u);
     EXPECT_EQ(whole.rowDiffs[17], 5u);
     EXPECT_EQ(whole.rowDiffs[4], 0u);
-    EXPECT_EQ(whole.colDiffs, (std::vector<std::uint64_t>(5, 2)));
+    EXPECT_EQ(whole.colDiffs, (std::vector<std::uint32_t>(5, 2)));
     EXPECT_EQ(placementSummary(whole, {rows, cols}), "2 of 20 rows differ entirely (rows 3, 17), the others not at all");
 
     auto scattered = stats(scatterB);
@@ -128,7 +128,7 @@ TEST(Shape, AnalysisResolvesTheDefaultSchemasShapesAndOverrides) {
     EXPECT_EQ(an.buffers[0].shape, (std::vector<std::uint64_t>{4}));
     EXPECT_EQ(an.buffers[1].name, "q_logits");
     EXPECT_EQ(an.buffers[1].shape, (std::vector<std::uint64_t>{4, 3})); // batch = len(sampled_actions)
-    EXPECT_EQ(an.buffers[1].stats.rowDiffs, (std::vector<std::uint64_t>{0, 0, 1, 0}));
+    EXPECT_EQ(an.buffers[1].stats.rowDiffs, (std::vector<std::uint32_t>{0, 0, 1, 0}));
     EXPECT_TRUE(an.buffers[2].shape.empty()); // 10 elements over a batch of 4
     EXPECT_EQ(an.buffers[2].shapeError, "shape [batch, *] does not fit 10 elements (10 is not a multiple of 4)");
 
@@ -136,5 +136,5 @@ TEST(Shape, AnalysisResolvesTheDefaultSchemasShapesAndOverrides) {
     typed.shapes["q_logits"] = {"2", "*"};
     auto over = analyze(dir / "a", dir / "b", typed);
     EXPECT_EQ(over.buffers[1].shape, (std::vector<std::uint64_t>{2, 6}));
-    EXPECT_EQ(over.buffers[1].stats.rowDiffs, (std::vector<std::uint64_t>{0, 1}));
+    EXPECT_EQ(over.buffers[1].stats.rowDiffs, (std::vector<std::uint32_t>{0, 1}));
 }

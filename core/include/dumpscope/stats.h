@@ -82,8 +82,11 @@ struct BufferStats {
     // when the sides hold the same values in another order.
     std::array<std::uint64_t, 2> multisetA{}, multisetB{};
     // For a shaped buffer (StatsAccumulator::setShape): differences per row (outermost
-    // dimension) and per column (everything inside it). Empty for flat buffers.
-    std::vector<std::uint64_t> rowDiffs, colDiffs;
+    // dimension) and per column (everything inside it). Empty for flat buffers. 32 bits:
+    // a count is at most kMaxShapeCounts (2^24), and the column counts of a [64, 65536]
+    // buffer are swept once per row as it is compared: at 64 bits (512 KiB) they no longer
+    // shared L2 with the chunk being compared.
+    std::vector<std::uint32_t> rowDiffs, colDiffs;
 
     static constexpr std::size_t kKeep = 16;
 };
