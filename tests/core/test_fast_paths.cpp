@@ -145,16 +145,16 @@ TEST(FastPaths, AccumulatingInUnevenPiecesMatchesOnePass) {
     }
 }
 
-// compareFiles reads in chunks of 1 MiB today; lengths around one and two chunks (and around
-// 64 KiB, should the chunk shrink) for every element size, with B longer or
-// shorter so the tail loop crosses a chunk boundary too.
+// compareFiles reads in chunks of 128 KiB today; lengths around one, two and several chunks
+// (and around 64 KiB and 1 MiB, should the chunk change) for every element size, with B
+// longer or shorter so the tail loop crosses a chunk boundary too.
 TEST(FastPaths, FilesStreamedInChunksMatchTheSimplePath) {
     std::mt19937_64 rng(11);
     TempDir dir;
     int k = 0;
     for (DType t : {DType::u8, DType::bf16, DType::f32, DType::f64}) {
         const std::size_t es = dtypeSize(t);
-        for (std::size_t bytes : {64u << 10, 1u << 20, 2u << 20}) {
+        for (std::size_t bytes : {64u << 10, 128u << 10, 256u << 10, 1u << 20, 2u << 20}) {
             for (long delta : {-1L, 0L, 1L}) {
                 const std::size_t n = bytes / es + static_cast<std::size_t>(delta);
                 const auto a = randomSide(t, n, rng);
