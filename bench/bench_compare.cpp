@@ -2,6 +2,7 @@
 // statistics of an all-divergent float32 pair at >= 1 GB/s of input per core). Bytes processed
 // count both sides, as the target does. Single-threaded, and rates are per CPU second (the
 // default timing), so "per core" holds even on a loaded machine.
+#include "bench_data.h"
 #include "dumpscope/stats.h"
 
 #include <benchmark/benchmark.h>
@@ -14,17 +15,8 @@ namespace {
 
 using dumpscope::DType;
 
-// Deterministic gradient-like float32 bits (never NaN, Inf or 0), as the pair generator makes.
-std::vector<std::uint32_t> randomFloats(std::size_t n, std::uint64_t seed) {
-    std::vector<std::uint32_t> v(n);
-    std::uint64_t s = seed;
-    for (auto& x : v) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        const std::uint64_t r = s >> 11;
-        x = static_cast<std::uint32_t>((r & 1) << 31 | (107 + (r >> 1) % 20) << 23 | (r >> 8 & 0x7FFFFF));
-    }
-    return v;
-}
+using dumpscope::bench::allDivergent;
+using dumpscope::bench::randomFloats;
 
 void run(benchmark::State& state, const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
          const dumpscope::Tolerance& tolerance = {}) {
@@ -44,8 +36,7 @@ void run(benchmark::State& state, const std::vector<std::uint32_t>& a, const std
 void BM_AllDivergentF32(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto a = randomFloats(n, 1);
-    auto b = a;
-    for (std::size_t i = 0; i < n; ++i) b[i] += 1 + static_cast<std::uint32_t>(i % 4);
+    const auto b = allDivergent(a);
     run(state, a, b);
 }
 
@@ -53,8 +44,7 @@ void BM_AllDivergentF32(benchmark::State& state) {
 void BM_AllDivergentF32Tolerance(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto a = randomFloats(n, 1);
-    auto b = a;
-    for (std::size_t i = 0; i < n; ++i) b[i] += 1 + static_cast<std::uint32_t>(i % 4);
+    const auto b = allDivergent(a);
     dumpscope::Tolerance tolerance;
     tolerance.rtol = 1e-6;
     tolerance.ulp = 2;

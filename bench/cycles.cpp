@@ -5,6 +5,7 @@
 // steadier figure for telling two builds apart: run both builds alternately, several times.
 //
 // Usage: dumpscope-bench-cycles [--calls N] [--rounds N]
+#include "bench_data.h"
 #include "dumpscope/stats.h"
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -30,13 +30,6 @@ std::uint64_t now() {
 #else
     return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 #endif
-}
-
-// A plausible gradient as in dumpscope-make-pair: random sign, magnitude in [2^-20, 1).
-std::uint32_t gradient(std::uint64_t& state) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    const std::uint64_t r = state >> 11;
-    return static_cast<std::uint32_t>((r & 1) << 31 | (107 + (r >> 1) % 20) << 23 | (r >> 8 & 0x7FFFFF));
 }
 
 struct Case {
@@ -83,12 +76,12 @@ int main(int argc, char** argv) {
     }
     std::vector<std::uint32_t> a(kElements);
     std::uint64_t state = 1;
-    for (auto& x : a) x = gradient(state);
-    Case cases[] = {{"all-divergent", a}, {"1%-differing", a}, {"equal", a}};
-    for (std::size_t i = 0; i < kElements; ++i) {
-        cases[0].b[i] = a[i] + 1 + static_cast<std::uint32_t>(i % 4); // 1-4 ULP, same binade
-        if (gradient(state) % 100 == 0) cases[1].b[i] = a[i] + 1;
-    }
+    for (auto& x : a)
+        x = dumpscope::bench::gradientBits(state);
+    Case cases[] = {
+        {"all-divergent", dumpscope::bench::allDivergent(a)}, {"1%-differing", a}, {"equal", a}};
+    for (std::size_t i = 0; i < kElements; ++i) // 1% of the elements, at random places, 1 ULP apart
+        if (dumpscope::bench::gradientBits(state) % 100 == 0) cases[1].b[i] = a[i] + 1;
 #if defined(__x86_64__)
     const char* unit = "TSC ticks";
 #else
