@@ -15,6 +15,9 @@ if [ "${1:-}" = "--sanitize" ]; then
     shift
 fi
 BUILD_DIR=$build_dir "$root/scripts/build.sh" "${cmake_args[@]}"
+# A build that lost a part of the suite (no UI tests although the window is built, a test
+# binary not built) fails here rather than passing on fewer tests.
+"$root/scripts/check_suite.sh" "$build_dir"
 export QT_QPA_PLATFORM=offscreen
 cd "$build_dir"
 ctest --output-on-failure -j "$(nproc)" "$@"
