@@ -1,4 +1,4 @@
-// dumpscope-baseline: the floor dumpscope-cli is measured against (issue 5, target 1). For
+// dumpscope-baseline: the floor dumpscope-cli is measured against. For
 // every file of RUN_A that RUN_B has too, maps both and counts the differing 32-bit words of
 // their common length. No statistics, no verdict: only the bytes read and compared once.
 // Deliberately plain (one pass, a loop the compiler vectorises); --threads splits the pairs.

@@ -1,4 +1,4 @@
-// Throughput of the core's compare routine on in-memory buffers (issue 5, target 2: the full
+// Throughput of the core's compare routine on in-memory buffers (the target: the full
 // statistics of an all-divergent float32 pair at >= 1 GB/s of input per core). Bytes processed
 // count both sides, as the target does. Single-threaded, and rates are per CPU second (the
 // default timing), so "per core" holds even on a loaded machine.

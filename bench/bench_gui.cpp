@@ -1,4 +1,4 @@
-// dumpscope-bench-gui: issue 5's GUI targets (item 5) measured on the real widgets, offscreen.
+// dumpscope-bench-gui: the window's speed targets measured on the real widgets, offscreen.
 //   matrix:  time from MainWindow::openPair on PAIR_DIR/{a,b} to the finished matrix (page cache
 //            warm; a fresh window per run, so nothing is reused between runs);
 //   stall:   the longest gap between two ticks of a 5 ms QTimer on the GUI thread during those

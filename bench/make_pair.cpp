@@ -1,5 +1,5 @@
 // dumpscope-make-pair: writes a big synthetic pair of runs (OUT_DIR/a, OUT_DIR/b) in the
-// default schema's layout, so the speed and memory targets of issue 5 can be measured on
+// default schema's layout, so the speed and memory targets can be measured on
 // sizes no test fixture carries. Deterministic: the same arguments give the same bytes.
 #include "dumpscope/schema.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole benchmark of issue 5 (speed and memory) in one run, printing one Markdown table:
+# The whole benchmark (speed and memory) in one run, printing one Markdown table:
 #   1. equal-heavy pair, 2 x SIZE_MIB MiB, page cache warm: dumpscope-cli vs the mmap baseline
 #      vs the reference script (median of RUNS runs; the script runs once: it is slow);
 #   2. a pair whose largest files are SPARSE_GIB GiB each (sparse): dumpscope-cli's peak RSS, and

@@ -256,7 +256,7 @@ void MainWindow::openPair(const RunPair& pair) {
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
     m_pair = absolute;
-    // The demo's temporary pair is not worth remembering: it is gone after this session.
+    // The demo's temporary pair is not worth remembering: its directory goes with the window.
     const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
     if (!isDemo) {
         // Listed at once; written on the writer's thread from the next turn.

@@ -1,10 +1,10 @@
 #pragma once
 
-// The vector half of the compare for float32 blocks in which most elements differ (issue 5,
-// target 2). Everything per element that needs no table or heap — the ULP distance, |Δ|,
-// the block's count, extremes, last difference and signed-zero
-// differences, which elements could enter the kept largest |Δ|, the differences a tolerance
-// does not allow, and the multiset hashes' sums — is computed 8 elements at a time with AVX2.
+// The vector half of the compare for float32 blocks in which most elements differ, where the
+// compare must keep up with memory. Everything per element that needs no table or heap — the ULP
+// distance, |Δ|, the block's count, extremes, last difference and signed-zero differences, which
+// elements could enter the kept largest |Δ|, the differences a tolerance does not allow, and the
+// multiset hashes' sums — is computed 8 elements at a time with AVX2.
 // The histograms follow from counts against thresholds: the decade of |Δ| is at least d exactly
 // when |Δ| >= 10^d (as the decade table rounds it), and a ULP bin at least k when the distance
 // is at least 2^k, so a block whose differences span a few decades and bins is binned by a few

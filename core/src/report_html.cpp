@@ -1,7 +1,7 @@
 // One self-contained HTML page: inline <style>, inline SVG, no <script>, no external
 // reference, so it can be attached to a ticket and opened anywhere. Every piece of text that
-// comes from a file name, a schema or a message goes through htmlEscape (issue 6, "Safe
-// reports"); only markup written here is emitted raw.
+// comes from a file name, a schema or a message goes through htmlEscape, so a hostile
+// name cannot add markup; only markup written here is emitted raw.
 
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"

@@ -1,4 +1,4 @@
-// The --json document (issue 2 section 6). Keys come in a fixed, readable order (ordered_json).
+// The --json document. Keys come in a fixed, readable order (ordered_json).
 // Two rules keep it valid for every input: non-finite numbers are the strings "nan", "inf",
 // "-inf", and every string from outside (paths, names, messages) goes through validUtf8, which
 // shows bytes that are not UTF-8 as the text "\xNN".

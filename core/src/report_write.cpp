@@ -1,5 +1,5 @@
 // Choosing a report format and writing the file. The tool must never touch the evidence
-// (issue 6 section 2): a destination inside either run directory is refused before anything is
+// it was made from: a destination inside either run directory is refused before anything is
 // created, and the file appears whole or not at all (temporary file, fsync, rename).
 
 #include "dumpscope/report.h"

@@ -1,4 +1,4 @@
-// Issue 6: a malformed --schema is refused by the real dumpscope-cli with the file, the line
+// A malformed --schema is refused by the real dumpscope-cli with the file, the line
 // and what is wrong (exit 2, nothing compared); a shape that does not fit is reported on its
 // buffer, which is still compared flat.
 #include "test_support.h"

@@ -1,4 +1,4 @@
-// Issue 6: files larger than 4 GiB. Two sparse files of 4 GiB + 8 KiB (no disk space used),
+// Files larger than 4 GiB. Two sparse files of 4 GiB + 8 KiB (no disk space used),
 // differing only at three known bytes past 4 GiB, through the real dumpscope-cli: every count,
 // index and offset in the JSON must be the 64-bit one. The file is unclassified, so compared
 // as u8: element indices are byte offsets, beyond 2^32 themselves. It reads 8 GiB of zero pages

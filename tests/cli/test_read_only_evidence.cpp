@@ -1,4 +1,4 @@
-// Issue 6, "the evidence is never touched": the real dumpscope-cli on a read-only pair, every
+// The evidence is never touched: the real dumpscope-cli on a read-only pair, every
 // output mode and report format, and nothing inside the run directories changes — no byte, no
 // modification time, no new entry. The snapshot checks hold as root too (where chmod stops
 // nothing); only the check that needs permissions enforced is skipped, visibly, as root.

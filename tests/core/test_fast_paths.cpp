@@ -186,7 +186,7 @@ TEST(FastPaths, FilesStreamedInChunksMatchTheSimplePath) {
     }
 }
 
-// Issue 5 target 4: several buffers are compared on several threads, and the whole JSON
+// Several buffers are compared on several threads, and the whole JSON
 // report (every number, every order) is the same as a single-threaded run's.
 TEST(FastPaths, TwoThreadsGiveTheSameReportAsOne) {
     std::mt19937_64 rng(3);

@@ -1,5 +1,5 @@
-// The JSON and HTML report writers on hand-built analyses (issue 2 section 6, issue 6 section
-// 3): JSON that parses back for every input, self-contained and escaped HTML.
+// The JSON and HTML report writers on hand-built analyses: JSON that parses back for every
+// input, self-contained and escaped HTML.
 
 #include "dumpscope/report.h"
 #include "dumpscope/schema.h"

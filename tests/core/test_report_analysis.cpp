@@ -159,5 +159,5 @@ TEST(ReportOfAnalysis, RealNoisyHeadSample) {
     EXPECT_EQ(std::distance(fs::directory_iterator(runA), fs::directory_iterator{}), 124);
 }
 
-// Issue 6 "Safe reports", end to end: hostile names from a schema and from file names go through
+// Safe reports, end to end: hostile names from a schema and from file names go through
 // analyze() and writeReport(), and the files on disk are checked.

@@ -1,4 +1,4 @@
-// writeReport (issue 6 section 2): the report appears whole or not at all, never inside a run
+// writeReport: the report appears whole or not at all, never inside a run
 // directory, and a destination that cannot be written fails with the file and the cause.
 
 #include "dumpscope/analyze.h"

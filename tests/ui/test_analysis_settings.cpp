@@ -1,4 +1,4 @@
-// Issue 4 in the window: the tolerance settings and typed shapes, remembered in QSettings,
+// The window's tolerance settings and typed shapes, remembered in QSettings,
 // reaching AnalyzeOptions and showing in the matrix, the buffer list and the element table.
 #include "analysis_settings_dialog.h"
 #include "buffer_list_model.h"

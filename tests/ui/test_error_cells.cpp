@@ -1,4 +1,4 @@
-// Issue 6: a pair holding a malformed (ragged) file and an unreadable one. The window shows an
+// A pair holding a malformed (ragged) file and an unreadable one. The window shows an
 // error cell for each whose tooltip names the file and what is wrong, the buffer list gives the
 // message, and every other cell is still analysed. The unreadable file is made so by the pread
 // interposer (tests/core/io_fault), which works as root too; a chmod 000 file is added when not

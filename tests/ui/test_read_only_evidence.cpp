@@ -1,4 +1,4 @@
-// Issue 6, "the evidence is never touched", in the window: a read-only pair analysed by the
+// The evidence is never touched, in the window: a read-only pair analysed by the
 // window's worker, its cells, buffers and elements shown, every export (reports, the element
 // CSV, the Markdown summary), reload and swap, and the real dumpscope binary's --screenshot;
 // then no byte, modification time or entry inside the run directories has changed. The

@@ -1,6 +1,6 @@
 #pragma once
 
-// A baseline against several candidates (issue 7 section 2): each candidate is compared with
+// A baseline against several candidates: each candidate is compared with
 // the base by analyze(), exactly as a pair, and the pairs are then read together: which
 // candidate diverges first where, and whether a changed build diverges beyond the noise floor
 // that a rerun of the same build shows.

@@ -1,4 +1,4 @@
-// Issue 6: a file that fails mid-way (EIO) and files that change while being compared, made
+// A file that fails mid-way (EIO) and files that change while being compared, made
 // real by the pread interposer (io_fault.h) — in the core, and in the real dumpscope-cli loaded
 // with the same library through LD_PRELOAD.
 #include "io_fault.h"
