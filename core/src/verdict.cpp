@@ -17,8 +17,11 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 void describeRootKinds(const Analysis& an, RootCause& root) {
     const BufferResult* worst = nullptr;
     for (const auto& b : an.buffers) {
-        if (b.step != *root.step || !contains(root.buffers, b.name) || !contains(root.groups, b.group)) continue;
-        if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end()) root.kinds.push_back(b.kind);
+        if (b.step != *root.step || !contains(root.buffers, b.name) ||
+            !contains(root.groups, b.group))
+            continue;
+        if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end())
+            root.kinds.push_back(b.kind);
         if (!worst || b.kind < worst->kind) worst = &b;
     }
     std::sort(root.kinds.begin(), root.kinds.end());
@@ -40,13 +43,20 @@ DecisionCase decisionCaseFor(const std::vector<std::string>& g) {
 std::string decisionText(DecisionCase c) {
     namespace rt = reference_text;
     switch (c) {
-    case DecisionCase::all_equal: return std::string(rt::allEqual());
-    case DecisionCase::g_only: return std::string(rt::gOnly());
-    case DecisionCase::h_without_g: return std::string(rt::hWithoutG());
-    case DecisionCase::i: return std::string(rt::iDiverges()) + "\n" + std::string(rt::crossCheck());
-    case DecisionCase::j: return std::string(rt::jWithoutI()) + "\n" + std::string(rt::crossCheck());
-    case DecisionCase::unexpected: return std::string(rt::unexpected());
-    case DecisionCase::not_compared: return "Not compared.";
+    case DecisionCase::all_equal:
+        return std::string(rt::allEqual());
+    case DecisionCase::g_only:
+        return std::string(rt::gOnly());
+    case DecisionCase::h_without_g:
+        return std::string(rt::hWithoutG());
+    case DecisionCase::i:
+        return std::string(rt::iDiverges()) + "\n" + std::string(rt::crossCheck());
+    case DecisionCase::j:
+        return std::string(rt::jWithoutI()) + "\n" + std::string(rt::crossCheck());
+    case DecisionCase::unexpected:
+        return std::string(rt::unexpected());
+    case DecisionCase::not_compared:
+        return "Not compared.";
     }
     return {};
 }
@@ -95,8 +105,9 @@ Verdict decide(const Analysis& an) {
         for (const auto& row : v.culprits) {
             if (row.divergentBuffers.empty()) continue;
             const auto up = schema.upstreamOf(row.group);
-            const bool fed = std::any_of(up.begin(), up.end(),
-                                         [&](const std::string& u) { return contains(v.divergedGroups, u); });
+            const bool fed = std::any_of(up.begin(), up.end(), [&](const std::string& u) {
+                return contains(v.divergedGroups, u);
+            });
             if (fed) continue;
             v.rootCause.groups.push_back(row.group);
             v.rootCause.buffers.insert(v.rootCause.buffers.end(), row.divergentBuffers.begin(),
