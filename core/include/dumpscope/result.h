@@ -79,12 +79,30 @@ struct StepResult {
 enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected, not_compared };
 std::string_view decisionCaseName(DecisionCase c);
 
+// A buffer dumped at a step that has no trustworthy pair result there, so it says nothing about
+// whether its group is equal: in one run only, unreadable, changed while being read, or never
+// compared (a cancelled analysis).
+struct UnjudgedBuffer {
+    std::string name;
+    Status status = Status::only_in_a; // only_in_a, only_in_b, error or changed_while_reading
+    bool pending = false;              // not compared at all; `status` is then meaningless
+};
+// "only in run B", "unreadable", "changed while reading", "not compared".
+std::string_view unjudgedReason(const UnjudgedBuffer& b);
+
 struct CulpritRow {
     std::string group; // id
     std::string label;
     bool present = false;                      // any buffer of the group compared at that step
     std::vector<std::string> divergentBuffers; // names, schema order
+    // The group's buffers at that step without a pair result, schema order. A group with none
+    // divergent but some of these is not known to be equal: it is "not judged".
+    std::vector<UnjudgedBuffer> unjudged;
 };
+// Neither divergent nor known to be equal at the culprit table's step.
+inline bool notJudged(const CulpritRow& row) {
+    return row.divergentBuffers.empty() && !row.unjudged.empty();
+}
 
 struct RootCause {
     std::optional<std::uint64_t> step;
@@ -92,6 +110,11 @@ struct RootCause {
     std::vector<std::string> buffers; // divergent buffers in those groups, schema order
     std::vector<Kind> kinds;          // the root buffers' kinds, most severe first
     std::string suggestion;           // what the most severe kind suggests, naming its buffer
+    // Divergent groups that no divergent group feeds but that a not-judged group does: the
+    // divergence may have come in through that input, so they are not blamed. Schema order.
+    std::vector<std::string> undecidedGroups;
+    // The not-judged direct upstream groups of `undecidedGroups`, schema order.
+    std::vector<std::string> unjudgedInputs;
 };
 
 struct Verdict {
@@ -104,6 +127,9 @@ struct Verdict {
     std::string text;
     std::vector<CulpritRow> culprits; // per schema group at the first divergent step
     RootCause rootCause;
+    // Buffers in one run only, over every step: never compared, so a match or a verdict covers
+    // the others only and must say so.
+    std::size_t nOneSided = 0;
 };
 
 struct Analysis {
