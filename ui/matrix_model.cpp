@@ -2,6 +2,8 @@
 
 #include "matrix_colors.h"
 
+#include "dumpscope/verdict.h"
+
 #include <QFont>
 
 #include <algorithm>
@@ -89,6 +91,20 @@ bool MatrixModel::isRootCause(int row, const dumpscope::GroupCell& cell) const {
     return std::find(cause.groups.begin(), cause.groups.end(), cell.group) != cause.groups.end();
 }
 
+const dumpscope::CulpritRow* MatrixModel::culpritRow(int row,
+                                                     const dumpscope::GroupCell& cell) const {
+    if (row != firstDivergentRow()) return nullptr;
+    for (const auto& culprit : m_snapshot->analysis->verdict.culprits)
+        if (culprit.group == cell.group) return &culprit;
+    return nullptr;
+}
+
+bool MatrixModel::isUnjudgedInput(int row, const dumpscope::GroupCell& cell) const {
+    if (!culpritRow(row, cell)) return false;
+    const auto& inputs = m_snapshot->analysis->verdict.rootCause.unjudgedInputs;
+    return std::find(inputs.begin(), inputs.end(), cell.group) != inputs.end();
+}
+
 QString MatrixModel::groupLabel(int column) const {
     if (!m_snapshot || m_rows == 0) return {};
     const std::string& id = m_snapshot->analysis->matrix.front().cells[column].group;
@@ -136,6 +152,12 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
     if (pending > 0) lines << tr("%1 still being compared").arg(pending);
     if (divergent > 0) lines << tr("largest |Δ|: %1").arg(formatDelta(cell.maxAbsDelta));
     if (isRootCause(row, cell)) lines << tr("<b>root cause by dataflow</b>");
+    if (const auto* culprit = culpritRow(row, cell); culprit && dumpscope::notJudged(*culprit))
+        lines << tr("<b>not judged</b>: %1")
+                     .arg(
+                         QString::fromStdString(dumpscope::unjudgedText(*culprit)).toHtmlEscaped());
+    if (isUnjudgedInput(row, cell))
+        lines << tr("the root cause cannot be placed past this group: it feeds a divergent group");
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -191,6 +213,12 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const {
         return static_cast<qulonglong>(m_snapshot->analysis->matrix[row].step);
     case GroupRole:
         return QString::fromStdString(c->group);
+    case NotJudgedRole: {
+        const auto* culprit = culpritRow(row, *c);
+        return culprit && dumpscope::notJudged(*culprit);
+    }
+    case UnjudgedInputRole:
+        return isUnjudgedInput(row, *c);
     default:
         return {};
     }

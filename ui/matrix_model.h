@@ -23,6 +23,11 @@ class MatrixModel : public QAbstractTableModel {
         FirstDivergentStepRole,        // bool: the cell's row is the first divergent step
         StepRole,                      // qulonglong
         GroupRole,                     // QString group id
+        // bool: at the first divergent step, the cell's group has no divergent buffer but one
+        // without a pair result (one-sided, unreadable), so it is not known to be equal
+        NotJudgedRole,
+        // bool: a not-judged cell that feeds a divergent group, which is therefore not blamed
+        UnjudgedInputRole,
     };
 
     explicit MatrixModel(QObject* parent = nullptr);
@@ -46,6 +51,9 @@ class MatrixModel : public QAbstractTableModel {
   private:
     bool isPending(const dumpscope::GroupCell& cell) const;
     bool isRootCause(int row, const dumpscope::GroupCell& cell) const;
+    // The verdict's culprit row for the cell when the cell is at the first divergent step.
+    const dumpscope::CulpritRow* culpritRow(int row, const dumpscope::GroupCell& cell) const;
+    bool isUnjudgedInput(int row, const dumpscope::GroupCell& cell) const;
     QString toolTip(int row, int column, const dumpscope::GroupCell& cell) const;
     QString groupLabel(int column) const;
 

@@ -20,7 +20,8 @@ class MatrixDelegate : public QStyledItemDelegate {
         painter->save();
         const QRect r = option.rect.adjusted(1, 1, -1, -1);
         const auto brush = index.data(Qt::BackgroundRole).value<QBrush>();
-        if (brush.style() != Qt::SolidPattern) painter->fillRect(r, matrix_colors::hatchBackground());
+        if (brush.style() != Qt::SolidPattern)
+            painter->fillRect(r, matrix_colors::hatchBackground());
         painter->fillRect(r, brush);
 
         QFont font = option.font;
@@ -38,6 +39,14 @@ class MatrixDelegate : public QStyledItemDelegate {
             painter->drawRect(r.adjusted(5, 5, -6, -6));
             painter->setPen(QPen(Qt::black, 1));
             painter->drawRect(r.adjusted(3, 3, -4, -4));
+        }
+        // An input that could not be judged stops the root cause: dashed where a root cause
+        // would be outlined solid, so the eye finds the unknown in the same place.
+        if (index.data(MatrixModel::UnjudgedInputRole).toBool()) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(
+                QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::DashLine, Qt::SquareCap, Qt::MiterJoin));
+            painter->drawRect(r.adjusted(5, 5, -6, -6));
         }
         if (option.state & QStyle::State_Selected) {
             painter->setBrush(Qt::NoBrush);

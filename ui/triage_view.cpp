@@ -204,8 +204,8 @@ void TriageView::clear() {
     m_verdictPanel->clear();
 }
 
-// Opens where the engineer would look first: the root cause, else the first divergent step,
-// else the first cell.
+// Opens where the engineer would look first: the root cause, else the input that kept it from
+// being determined, else the first cell.
 void TriageView::selectDefaultCell() {
     const auto& verdict = m_snapshot->analysis->verdict;
     const auto& cause = verdict.rootCause;
@@ -214,6 +214,13 @@ void TriageView::selectDefaultCell() {
             cause.buffers.empty() ? QString() : QString::fromStdString(cause.buffers.front());
         if (selectCell(*cause.step, QString::fromStdString(cause.groups.front()), buffer)) return;
     }
+    // No group could be blamed past an input that was not judged: that input is where to look.
+    if (cause.step && cause.groups.empty() && !cause.unjudgedInputs.empty())
+        for (const auto& row : verdict.culprits)
+            if (row.group == cause.unjudgedInputs.front() && !row.unjudged.empty() &&
+                selectCell(*cause.step, QString::fromStdString(row.group),
+                           QString::fromStdString(row.unjudged.front().name)))
+                return;
     if (m_matrixModel->rowCount() > 0 && m_matrixModel->columnCount() > 0)
         setCurrentCell(m_matrixModel->index(0, 0));
 }

@@ -2,6 +2,8 @@
 
 #include "matrix_colors.h"
 
+#include "dumpscope/verdict.h"
+
 #include <QFont>
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -186,19 +188,32 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     if (verdict.decisionCase == dumpscope::DecisionCase::not_compared) {
         m_headline->setText(
             tr("%1 (exit %2)").arg(QString::fromStdString(verdict.text)).arg(verdict.exitCode));
+    } else if (verdict.exitCode == 0 && verdict.nOneSided > 0) {
+        // Never "all equal" while buffers of one run had nothing to be compared with.
+        m_headline->setText(tr("Buffers in both runs equal at every step, but %n buffer(s) in one "
+                               "run only were not compared (exit 0)",
+                               nullptr, static_cast<int>(verdict.nOneSided)));
     } else if (verdict.exitCode == 0) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));
     } else if (verdict.firstDivergentStep) {
-        m_headline->setText(tr("First divergent step %1 · diverged: %2 (exit %3)")
-                                .arg(*verdict.firstDivergentStep)
-                                .arg(joined(verdict.divergedGroups))
-                                .arg(verdict.exitCode));
+        QString headline = tr("First divergent step %1 · diverged: %2 (exit %3)")
+                               .arg(*verdict.firstDivergentStep)
+                               .arg(joined(verdict.divergedGroups))
+                               .arg(verdict.exitCode);
+        if (verdict.nOneSided > 0)
+            headline +=
+                tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
+        m_headline->setText(headline);
     } else {
         m_headline->setText(tr("Input missing or malformed (exit %1)").arg(verdict.exitCode));
     }
     QStringList warnings;
     if (!analysis.errorA.empty()) warnings << tr("Run A: %1").arg(analysis.errorA.c_str());
     if (!analysis.errorB.empty()) warnings << tr("Run B: %1").arg(analysis.errorB.c_str());
+    if (const std::string oneSided = dumpscope::oneSidedWarning(verdict); !oneSided.empty())
+        warnings << QString::fromStdString(oneSided);
+    for (const auto& line : dumpscope::undecidedRootLines(analysis))
+        warnings << tr("Root cause not determined: %1").arg(QString::fromStdString(line));
     for (const auto& w : analysis.warnings)
         warnings << QString::fromStdString(w);
     m_warnings->setText(warnings.join(QLatin1Char('\n')));
@@ -254,8 +269,13 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
         auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
         QString text;
         QColor color = m_culprits->palette().color(QPalette::Text);
-        if (!row.divergentBuffers.empty()) {
+        const QString unjudged = QString::fromStdString(dumpscope::unjudgedText(row));
+        if (dumpscope::notJudged(row)) {
+            text = tr("NOT JUDGED — %1").arg(unjudged);
+            color = matrix_colors::toleratedText();
+        } else if (!row.divergentBuffers.empty()) {
             text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+            if (!unjudged.isEmpty()) text += tr("; not judged: %1").arg(unjudged);
             color = matrix_colors::divergeText();
         } else {
             text = row.present ? tr("EQUAL") : tr("(no dump)");
@@ -273,6 +293,16 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
 void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_links.clear();
     const auto& cause = analysis.verdict.rootCause;
+    QStringList undecided; // why the root cause stops short of a divergent group
+    for (const auto& line : dumpscope::undecidedRootLines(analysis))
+        undecided << QString::fromStdString(line).toHtmlEscaped();
+    if (cause.step && cause.groups.empty() && !undecided.isEmpty()) {
+        m_rootCause->setText(tr("step %1 · not determined: an input could not be judged")
+                                 .arg(*cause.step)
+                                 .toHtmlEscaped() +
+                             QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>")));
+        return;
+    }
     if (!cause.step || cause.groups.empty()) {
         const auto& verdict = analysis.verdict;
         m_rootCause->setText(verdict.decisionCase == dumpscope::DecisionCase::not_compared
@@ -310,6 +340,9 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     if (!cause.suggestion.empty())
         text += QStringLiteral("<br><i>%1</i>")
                     .arg(QString::fromStdString(cause.suggestion).toHtmlEscaped());
+    if (!undecided.isEmpty())
+        text += QStringLiteral("<br>") + tr("not determined beyond that:").toHtmlEscaped() +
+                QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>"));
     m_rootCause->setText(text);
 }
 

@@ -76,6 +76,39 @@ Paint statusPaint(Status status) {
     }
 }
 
+void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
+    const Schema& schema = *an.schema;
+    const RootCause& rc = an.verdict.rootCause;
+    const std::string head = "ROOT CAUSE by dataflow (step " + std::to_string(*rc.step) + "): ";
+    if (!rc.groups.empty()) {
+        std::vector<std::string> groups;
+        for (const auto& id : rc.groups)
+            groups.push_back(schema.group(id)->label);
+        out << "\n"
+            << paint(head + "group " + joined(groups, " and group ") + "; buffer(s) " +
+                         joined(rc.buffers),
+                     Paint::bold_red, color)
+            << "\n";
+        out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
+        if (!rc.kinds.empty()) {
+            std::vector<std::string> kinds;
+            for (auto k : rc.kinds)
+                kinds.emplace_back(kindName(k));
+            out << "  kind: " << joined(kinds) << "\n  → " << rc.suggestion << "\n";
+        }
+    }
+    if (rc.undecidedGroups.empty()) return;
+    // A group is blamed only when its inputs are known to be equal; say which input is unknown.
+    out << (rc.groups.empty() ? "\n" : "")
+        << paint(rc.groups.empty() ? head + "not determined: an input could not be judged"
+                                   : std::string("  not determined beyond that: an input could "
+                                                 "not be judged"),
+                 Paint::yellow, color)
+        << "\n";
+    for (const auto& line : undecidedRootLines(an))
+        out << "  " << line << "\n";
+}
+
 } // namespace
 
 std::string bufferLine(const BufferResult& b) {
@@ -102,8 +135,10 @@ std::string bufferLine(const BufferResult& b) {
 void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {
     auto red = [color](std::string_view t) { return paint(t, Paint::red, color); };
     auto yellow = [color](std::string_view t) { return paint(t, Paint::yellow, color); };
-    if (const std::string_view why = notComparedReason(an); !why.empty()) {
-        out << red("VERDICT: not compared: " + std::string(why) + ".") << "\n";
+    // With buffers, but none compared as a pair, their lines still show what each run holds.
+    const std::string_view notCompared = notComparedReason(an);
+    if (!notCompared.empty() && an.buffers.empty()) {
+        out << red("VERDICT: not compared: " + std::string(notCompared) + ".") << "\n";
         return;
     }
     const Schema& schema = *an.schema;
@@ -129,36 +164,43 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << "\n";
     }
     const Verdict& v = an.verdict;
-    if (!v.firstDivergentStep) {
-        out << paint(v.text, v.exitCode == 0 ? Paint::green : Paint::yellow, color) << "\n";
+    // Right under the verdict: whatever it says covers only the buffers in both runs.
+    const std::string oneSidedText = oneSidedWarning(v);
+    const std::string oneSidedNote =
+        oneSidedText.empty() ? std::string() : yellow("  WARNING: " + oneSidedText + ".") + "\n";
+    if (!notCompared.empty()) {
+        out << red("VERDICT: not compared: " + std::string(notCompared) + ".") << "\n";
+    } else if (!v.firstDivergentStep) {
+        out << paint(v.text, v.exitCode == 0 ? Paint::green : Paint::yellow, color) << "\n"
+            << oneSidedNote;
         if (v.exitCode == 1)
             out << "\n" << yellow("NOTE: the schema's buffers all match, but unclassified files diverge: "
                                    "the runs are not bit-identical (see the lines above).") << "\n";
     } else {
         out << red("VERDICT (first divergent step = " + std::to_string(*v.firstDivergentStep) + "):") << "\n";
-        out << "  diverged group(s): " << joined(v.divergedGroups) << "\n\n";
+        out << "  diverged group(s): " << joined(v.divergedGroups) << "\n" << oneSidedNote << "\n";
         out << "Per-group culprit table:\n";
+        std::vector<std::string> unjudged;
         for (const auto& row : v.culprits) {
             out << "  Group " << row.label << ": ";
-            if (!row.divergentBuffers.empty())
-                out << red("DIVERGE in " + joined(row.divergentBuffers)) << "\n";
-            else
+            if (notJudged(row)) {
+                out << yellow("NOT JUDGED — " + unjudgedText(row)) << "\n";
+                unjudged.push_back(row.group);
+            } else if (!row.divergentBuffers.empty()) {
+                out << red("DIVERGE in " + joined(row.divergentBuffers))
+                    << (row.unjudged.empty() ? "" : yellow("; not judged: " + unjudgedText(row)))
+                    << "\n";
+            } else {
                 out << (row.present ? paint("EQUAL", Paint::green, color) : "(no dump)") << "\n";
+            }
         }
-        out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n" << v.text << "\n";
-        std::vector<std::string> groups;
-        for (const auto& id : v.rootCause.groups) groups.push_back(schema.group(id)->label);
-        out << "\n"
-            << paint("ROOT CAUSE by dataflow (step " + std::to_string(*v.rootCause.step) + "): group " +
-                         joined(groups, " and group ") + "; buffer(s) " + joined(v.rootCause.buffers),
-                     Paint::bold_red, color)
-            << "\n";
-        out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
-        if (!v.rootCause.kinds.empty()) {
-            std::vector<std::string> kinds;
-            for (auto k : v.rootCause.kinds) kinds.emplace_back(kindName(k));
-            out << "  kind: " << joined(kinds) << "\n  → " << v.rootCause.suggestion << "\n";
-        }
+        out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n";
+        if (!unjudged.empty())
+            out << yellow("  (not judged, so taken as not divergent below: group " +
+                          joined(unjudged, ", group ") + ")")
+                << "\n";
+        out << v.text << "\n";
+        writeRootCause(an, out, color);
     }
     std::size_t errors = 0, oneSided = 0, tolerated = 0;
     for (const auto& b : an.buffers) {

@@ -19,6 +19,8 @@ std::array<std::string, kMultiSummaryColumns.size()> multiSummaryRow(const Multi
     std::string cause = none, kind = none;
     if (!c.rootCause.groups.empty())
         cause = joined(c.rootCause.groups, "+") + ": " + joined(c.rootCause.buffers);
+    else if (!c.rootCause.undecidedGroups.empty()) // an input could not be judged: say which
+        cause = "not determined (" + joined(c.rootCause.unjudgedInputs, "+") + " not judged)";
     if (!c.rootCause.kinds.empty()) kind = std::string(kindName(c.rootCause.kinds.front()));
     std::string step = c.firstDivergentStep ? std::to_string(*c.firstDivergentStep) : none;
     if (!c.error.empty()) step = "not compared";

@@ -93,13 +93,26 @@ void verdict(std::string& h, const Analysis& a) {
     if (a.cancelled) h += " <em>The analysis was cancelled: results are incomplete.</em>";
     for (const auto* err : {&a.errorA, &a.errorB})
         if (!err->empty()) h += "<br>" + htmlEscape(*err);
+    if (const std::string oneSided = oneSidedWarning(v); !oneSided.empty())
+        h += "<br><strong>Warning:</strong> " + htmlEscape(oneSided) + ".";
     h += "</div>\n";
-    if (v.rootCause.step)
-        h += "<h2>Root cause</h2>\n<p>At step " + std::to_string(*v.rootCause.step) +
-             ", following the dataflow upstream: groups " + joinEscaped(v.rootCause.groups) +
-             "; buffers " + joinEscaped(v.rootCause.buffers) + ".</p>\n";
-    if (const std::string kind = report::rootKindText(v); v.rootCause.step && !kind.empty())
+    const RootCause& rc = v.rootCause;
+    if (!rc.step) return;
+    h += "<h2>Root cause</h2>\n<p>At step " + std::to_string(*rc.step) +
+         ", following the dataflow upstream: ";
+    if (!rc.groups.empty() || rc.undecidedGroups.empty())
+        h +=
+            "groups " + joinEscaped(rc.groups) + "; buffers " + joinEscaped(rc.buffers) + ".</p>\n";
+    else
+        h += "not determined: an input could not be judged.</p>\n";
+    if (const std::string kind = report::rootKindText(v); !kind.empty())
         h += "<p>Kind: " + htmlEscape(kind) + "</p>\n";
+    if (const auto lines = undecidedRootLines(a); !lines.empty()) {
+        h += "<ul>";
+        for (const auto& line : lines)
+            h += "<li>" + htmlEscape(line) + "</li>";
+        h += "</ul>\n";
+    }
 }
 
 void matrix(std::string& h, const Analysis& a) {

@@ -6,6 +6,7 @@
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
 #include "report_text.h"
@@ -113,8 +114,9 @@ Json buffer(const BufferResult& b) {
             {"inf_a", s.infA},
             {"inf_b", s.infB},
             {"signed_zero_diffs", s.signedZeroDiffs},
-            {"hash_a", report::hex16(s.hashA)},
-            {"hash_b", report::hex16(s.hashB)},
+            // Only a compared pair hashes its sides; a side never read has no hash, not zero.
+            {"hash_a", compared(b) ? Json(report::hex16(s.hashA)) : Json(nullptr)},
+            {"hash_b", compared(b) ? Json(report::hex16(s.hashB)) : Json(nullptr)},
             {"error", nullIfEmpty(b.error)},
             {"shape", b.shape.empty() ? Json(nullptr) : Json(b.shape)},
             {"shape_error", nullIfEmpty(b.shapeError)},
@@ -193,13 +195,29 @@ void writeSteps(std::string& out, const Analysis& analysis) {
     out += ']';
 }
 
+// "not_judged": nothing divergent, but a buffer without a pair result, so not known equal.
+std::string_view culpritState(const CulpritRow& row) {
+    if (notJudged(row)) return "not_judged";
+    if (!row.divergentBuffers.empty()) return "diverge";
+    return row.present ? "equal" : "no_dump";
+}
+
 Json culprits(const Verdict& v) {
     Json out = Json::array();
-    for (const auto& row : v.culprits)
+    for (const auto& row : v.culprits) {
+        Json unjudged = Json::array();
+        for (const auto& b : row.unjudged)
+            unjudged.push_back(
+                {{"buffer", validUtf8(b.name)},
+                 {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
+                 {"reason", unjudgedReason(b)}});
         out.push_back({{"group", validUtf8(row.group)},
                        {"label", validUtf8(row.label)},
                        {"present", row.present},
-                       {"divergent_buffers", strings(row.divergentBuffers)}});
+                       {"state", culpritState(row)},
+                       {"divergent_buffers", strings(row.divergentBuffers)},
+                       {"not_judged", std::move(unjudged)}});
+    }
     return out;
 }
 
@@ -256,7 +274,10 @@ std::string reportJson(const Analysis& analysis) {
           {"groups", strings(v.rootCause.groups)},
           {"buffers", strings(v.rootCause.buffers)},
           {"kinds", kinds(v.rootCause.kinds)},
-          {"suggestion", nullIfEmpty(v.rootCause.suggestion)}}},
+          {"suggestion", nullIfEmpty(v.rootCause.suggestion)},
+          {"undecided_groups", strings(v.rootCause.undecidedGroups)},
+          {"unjudged_inputs", strings(v.rootCause.unjudgedInputs)}}},
+        {"one_sided_buffers", v.nOneSided},
         {"tolerance", tolerance(analysis)},
         {"culprits", culprits(v)},
         {"steps", nullptr}, // streamed by writeSteps

@@ -52,16 +52,24 @@ void verdictSection(std::string& md, const Analysis& a) {
     md += ", decision case `" + std::string(decisionCaseName(v.decisionCase)) + "`, exit code " +
           std::to_string(v.exitCode) + (a.cancelled ? " (analysis cancelled: incomplete)" : "") +
           "\n\n";
+    const std::string oneSided = oneSidedWarning(v);
     for (const auto* err : {&a.errorA, &a.errorB})
         if (!err->empty()) md += "- Run error: " + plain(*err) + "\n";
-    if (!a.errorA.empty() || !a.errorB.empty()) md += "\n";
+    if (!oneSided.empty()) md += "- **Warning:** " + plain(oneSided) + "\n";
+    if (!a.errorA.empty() || !a.errorB.empty() || !oneSided.empty()) md += "\n";
 
-    if (v.rootCause.step) {
-        md += "## Root cause\n\nAt step " + std::to_string(*v.rootCause.step) +
-              ", by dataflow: groups " + joinCode(v.rootCause.groups) + "; buffers " +
-              joinCode(v.rootCause.buffers) + ".\n\n";
+    const RootCause& rc = v.rootCause;
+    if (rc.step) {
+        md += "## Root cause\n\nAt step " + std::to_string(*rc.step) + ", by dataflow: ";
+        if (!rc.groups.empty() || rc.undecidedGroups.empty())
+            md += "groups " + joinCode(rc.groups) + "; buffers " + joinCode(rc.buffers) + ".\n\n";
+        else
+            md += "not determined: an input could not be judged.\n\n";
         if (const std::string kind = report::rootKindText(v); !kind.empty())
             md += "Kind: " + plain(kind) + "\n\n";
+        for (const auto& line : undecidedRootLines(a))
+            md += "- " + plain(line) + "\n";
+        if (!rc.undecidedGroups.empty()) md += "\n";
     }
 }
 

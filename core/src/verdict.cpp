@@ -17,15 +17,126 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 void describeRootKinds(const Analysis& an, RootCause& root) {
     const BufferResult* worst = nullptr;
     for (const auto& b : an.buffers) {
-        if (b.step != *root.step || !contains(root.buffers, b.name) || !contains(root.groups, b.group)) continue;
-        if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end()) root.kinds.push_back(b.kind);
+        if (b.step != *root.step || !contains(root.buffers, b.name) ||
+            !contains(root.groups, b.group))
+            continue;
+        if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end())
+            root.kinds.push_back(b.kind);
         if (!worst || b.kind < worst->kind) worst = &b;
     }
     std::sort(root.kinds.begin(), root.kinds.end());
     if (worst) root.suggestion = kindSuggestion(worst->kind, worst->name);
 }
 
+// Whether every buffer dumped in both runs was read and failed: then no pair was compared
+// either. Buffers not compared yet (a plan, a cancelled analysis) leave it open.
+bool everyPairFailed(const Analysis& an) {
+    bool anyPair = false;
+    for (const auto& b : an.buffers) {
+        if (isOneSided(b.status)) continue;
+        if (b.pending || !isError(b.status)) return false;
+        anyPair = true;
+    }
+    return anyPair;
+}
+
+// The group's buffers at `step` that have no pair result: one-sided, unreadable, changed while
+// read, or not compared yet.
+std::vector<UnjudgedBuffer> unjudgedAt(const Analysis& an, std::uint64_t step,
+                                       const std::string& group) {
+    std::vector<UnjudgedBuffer> out;
+    for (const auto& b : an.buffers)
+        if (b.step == step && b.group == group &&
+            (b.pending || isOneSided(b.status) || isError(b.status)))
+            out.push_back({b.name, b.status, b.pending});
+    return out;
+}
+
+// Root cause: divergent groups none of whose direct upstream groups diverge. Data reaches a
+// group only through its inputs, so if they are equal the group is a source. An input that
+// could not be judged may have carried the divergence in, so a group it feeds is not blamed.
+void findRootCause(const Schema& schema, const Verdict& v, RootCause& root) {
+    auto rowOf = [&](const std::string& id) -> const CulpritRow* {
+        for (const auto& row : v.culprits)
+            if (row.group == id) return &row;
+        return nullptr;
+    };
+    std::set<std::string> unjudgedInputs;
+    for (const auto& row : v.culprits) {
+        if (row.divergentBuffers.empty()) continue;
+        const auto up = schema.upstreamOf(row.group);
+        const bool fed = std::any_of(up.begin(), up.end(), [&](const std::string& u) {
+            return contains(v.divergedGroups, u);
+        });
+        if (fed) continue;
+        bool unknownInput = false;
+        for (const auto& u : up) {
+            const CulpritRow* input = rowOf(u);
+            if (!input || !notJudged(*input)) continue;
+            unknownInput = true;
+            unjudgedInputs.insert(u);
+        }
+        if (unknownInput) {
+            root.undecidedGroups.push_back(row.group);
+            continue;
+        }
+        root.groups.push_back(row.group);
+        root.buffers.insert(root.buffers.end(), row.divergentBuffers.begin(),
+                            row.divergentBuffers.end());
+    }
+    for (const auto& row : v.culprits)
+        if (unjudgedInputs.count(row.group)) root.unjudgedInputs.push_back(row.group);
+}
+
 } // namespace
+
+std::string_view unjudgedReason(const UnjudgedBuffer& b) {
+    if (b.pending) return "not compared";
+    switch (b.status) {
+    case Status::only_in_a:
+        return "only in run A";
+    case Status::only_in_b:
+        return "only in run B";
+    case Status::changed_while_reading:
+        return "changed while reading";
+    default:
+        return "unreadable";
+    }
+}
+
+std::string unjudgedText(const CulpritRow& row) {
+    std::string out;
+    for (const auto& b : row.unjudged)
+        out += (out.empty() ? "" : ", ") + b.name + " " + std::string(unjudgedReason(b));
+    return out;
+}
+
+std::string oneSidedWarning(const Verdict& v) {
+    if (v.nOneSided == 0) return {};
+    return std::to_string(v.nOneSided) +
+           " buffer(s) in one run only were not compared: the verdict covers the buffers in both "
+           "runs only";
+}
+
+std::vector<std::string> undecidedRootLines(const Analysis& an) {
+    const RootCause& rc = an.verdict.rootCause;
+    std::vector<std::string> lines;
+    for (const auto& row : an.verdict.culprits)
+        if (contains(rc.unjudgedInputs, row.group))
+            lines.push_back("group " + row.label + " could not be judged: " + unjudgedText(row));
+    for (const auto& id : rc.undecidedGroups) {
+        std::string inputs;
+        std::size_t n = 0;
+        for (const auto& u : an.schema->upstreamOf(id))
+            if (contains(rc.unjudgedInputs, u)) inputs += (n++ ? " and group " : "") + u;
+        const GroupSpec* g = an.schema->group(id);
+        lines.push_back("group " + (g ? g->label : id) +
+                        " diverges and no divergent group feeds it: it is the source only if "
+                        "group " +
+                        inputs + (n > 1 ? " are" : " is") + " equal");
+    }
+    return lines;
+}
 
 DecisionCase decisionCaseFor(const std::vector<std::string>& g) {
     // The reference's branches, in its order; the group ids stand for its labels.
@@ -40,13 +151,20 @@ DecisionCase decisionCaseFor(const std::vector<std::string>& g) {
 std::string decisionText(DecisionCase c) {
     namespace rt = reference_text;
     switch (c) {
-    case DecisionCase::all_equal: return std::string(rt::allEqual());
-    case DecisionCase::g_only: return std::string(rt::gOnly());
-    case DecisionCase::h_without_g: return std::string(rt::hWithoutG());
-    case DecisionCase::i: return std::string(rt::iDiverges()) + "\n" + std::string(rt::crossCheck());
-    case DecisionCase::j: return std::string(rt::jWithoutI()) + "\n" + std::string(rt::crossCheck());
-    case DecisionCase::unexpected: return std::string(rt::unexpected());
-    case DecisionCase::not_compared: return "Not compared.";
+    case DecisionCase::all_equal:
+        return std::string(rt::allEqual());
+    case DecisionCase::g_only:
+        return std::string(rt::gOnly());
+    case DecisionCase::h_without_g:
+        return std::string(rt::hWithoutG());
+    case DecisionCase::i:
+        return std::string(rt::iDiverges()) + "\n" + std::string(rt::crossCheck());
+    case DecisionCase::j:
+        return std::string(rt::jWithoutI()) + "\n" + std::string(rt::crossCheck());
+    case DecisionCase::unexpected:
+        return std::string(rt::unexpected());
+    case DecisionCase::not_compared:
+        return "Not compared.";
     }
     return {};
 }
@@ -55,11 +173,17 @@ std::string_view notComparedReason(const Analysis& an) {
     if (!an.errorA.empty() || !an.errorB.empty())
         return "a run directory is missing, unreadable or holds no dumps";
     if (an.buffers.empty()) return "none of the selected steps is dumped in either run";
+    if (std::all_of(an.buffers.begin(), an.buffers.end(),
+                    [](const BufferResult& b) { return isOneSided(b.status); }))
+        return "no buffer is in both runs";
+    if (everyPairFailed(an)) return "no buffer in both runs could be read";
     return {};
 }
 
 Verdict decide(const Analysis& an) {
     Verdict v;
+    v.nOneSided = static_cast<std::size_t>(std::count_if(
+        an.buffers.begin(), an.buffers.end(), [](const auto& b) { return isOneSided(b.status); }));
     if (const std::string_view why = notComparedReason(an); !why.empty()) { // never "identical"
         v.exitCode = 2;
         v.decisionCase = DecisionCase::not_compared;
@@ -80,7 +204,7 @@ Verdict decide(const Analysis& an) {
     if (v.firstDivergentStep) {
         const auto step = *v.firstDivergentStep;
         for (const auto& g : schema.groups) {
-            CulpritRow row{g.id, g.label, false, {}};
+            CulpritRow row{g.id, g.label, false, {}, unjudgedAt(an, step, g.id)};
             for (const auto& b : an.buffers) {
                 if (b.step != step || b.group != g.id || b.pending) continue;
                 row.present |= !isOneSided(b.status);
@@ -89,19 +213,8 @@ Verdict decide(const Analysis& an) {
             if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(g.id);
             v.culprits.push_back(std::move(row));
         }
-        // Root cause: divergent groups none of whose direct upstream groups diverge. Data
-        // reaches a group only through its inputs, so if they are equal the group is a source.
         v.rootCause.step = step;
-        for (const auto& row : v.culprits) {
-            if (row.divergentBuffers.empty()) continue;
-            const auto up = schema.upstreamOf(row.group);
-            const bool fed = std::any_of(up.begin(), up.end(),
-                                         [&](const std::string& u) { return contains(v.divergedGroups, u); });
-            if (fed) continue;
-            v.rootCause.groups.push_back(row.group);
-            v.rootCause.buffers.insert(v.rootCause.buffers.end(), row.divergentBuffers.begin(),
-                                       row.divergentBuffers.end());
-        }
+        findRootCause(schema, v, v.rootCause);
         describeRootKinds(an, v.rootCause);
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);

@@ -127,7 +127,7 @@ inline dumpscope::Analysis hostileAnalysis() {
     v.divergedGroups = {"G"};
     v.decisionCase = dumpscope::DecisionCase::g_only;
     v.text = "  first line <i>\n  second ```line```";
-    v.culprits = {{"G", "G <b>label</b>", true, {kScript, kPipeTick}}};
+    v.culprits = {{"G", "G <b>label</b>", true, {kScript, kPipeTick}, {}}};
     v.rootCause.step = 3;
     v.rootCause.groups = {"G"};
     v.rootCause.buffers = {kScript, kPipeTick};

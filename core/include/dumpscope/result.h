@@ -28,33 +28,41 @@ enum class Status {
 };
 std::string_view statusName(Status s);
 // diverge and length_mismatch: the two runs' bytes differ beyond any tolerance.
-inline bool isDivergent(Status s) { return s == Status::diverge || s == Status::length_mismatch; }
+inline bool isDivergent(Status s) {
+    return s == Status::diverge || s == Status::length_mismatch;
+}
 // Any bitwise difference, tolerated or not.
-inline bool differsBitwise(Status s) { return isDivergent(s) || s == Status::within_tolerance; }
+inline bool differsBitwise(Status s) {
+    return isDivergent(s) || s == Status::within_tolerance;
+}
 // error and changed_while_reading: no trustworthy result for the pair.
-inline bool isError(Status s) { return s == Status::error || s == Status::changed_while_reading; }
-inline bool isOneSided(Status s) { return s == Status::only_in_a || s == Status::only_in_b; }
+inline bool isError(Status s) {
+    return s == Status::error || s == Status::changed_while_reading;
+}
+inline bool isOneSided(Status s) {
+    return s == Status::only_in_a || s == Status::only_in_b;
+}
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
 struct BufferResult {
     std::uint64_t step = 0;
-    std::string group;    // schema group id, or kOtherGroup for unclassified files
-    std::string name;     // schema buffer name; for unclassified files the name's <rest>
-    std::string fileName; // "step_1_h_q_logits.bin"
+    std::string group;        // schema group id, or kOtherGroup for unclassified files
+    std::string name;         // schema buffer name; for unclassified files the name's <rest>
+    std::string fileName;     // "step_1_h_q_logits.bin"
     DType dtype = DType::f32; // unclassified files are compared as bytes (u8)
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
     BufferStats stats; // element counts and hashes always; the rest when the bytes differ
-    Kind kind = Kind::bit_identical; // meaningful for compared pairs (equal, diverge, ...)
+    Kind kind = Kind::bit_identical;  // meaningful for compared pairs (equal, diverge, ...)
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)
 };
 
 struct GroupCell {
-    std::string group; // group id or kOtherGroup
-    Status status = Status::missing; // diverge > error > one-sided > equal > missing
+    std::string group;                // group id or kOtherGroup
+    Status status = Status::missing;  // diverge > error > one-sided > equal > missing
     std::vector<std::size_t> buffers; // indices into Analysis::buffers, in schema order
     std::size_t nDivergent = 0;
     std::size_t nPending = 0;
@@ -71,12 +79,30 @@ struct StepResult {
 enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected, not_compared };
 std::string_view decisionCaseName(DecisionCase c);
 
+// A buffer dumped at a step that has no trustworthy pair result there, so it says nothing about
+// whether its group is equal: in one run only, unreadable, changed while being read, or never
+// compared (a cancelled analysis).
+struct UnjudgedBuffer {
+    std::string name;
+    Status status = Status::only_in_a; // only_in_a, only_in_b, error or changed_while_reading
+    bool pending = false;              // not compared at all; `status` is then meaningless
+};
+// "only in run B", "unreadable", "changed while reading", "not compared".
+std::string_view unjudgedReason(const UnjudgedBuffer& b);
+
 struct CulpritRow {
     std::string group; // id
     std::string label;
-    bool present = false;                   // any buffer of the group compared at that step
+    bool present = false;                      // any buffer of the group compared at that step
     std::vector<std::string> divergentBuffers; // names, schema order
+    // The group's buffers at that step without a pair result, schema order. A group with none
+    // divergent but some of these is not known to be equal: it is "not judged".
+    std::vector<UnjudgedBuffer> unjudged;
 };
+// Neither divergent nor known to be equal at the culprit table's step.
+inline bool notJudged(const CulpritRow& row) {
+    return row.divergentBuffers.empty() && !row.unjudged.empty();
+}
 
 struct RootCause {
     std::optional<std::uint64_t> step;
@@ -84,6 +110,11 @@ struct RootCause {
     std::vector<std::string> buffers; // divergent buffers in those groups, schema order
     std::vector<Kind> kinds;          // the root buffers' kinds, most severe first
     std::string suggestion;           // what the most severe kind suggests, naming its buffer
+    // Divergent groups that no divergent group feeds but that a not-judged group does: the
+    // divergence may have come in through that input, so they are not blamed. Schema order.
+    std::vector<std::string> undecidedGroups;
+    // The not-judged direct upstream groups of `undecidedGroups`, schema order.
+    std::vector<std::string> unjudgedInputs;
 };
 
 struct Verdict {
@@ -96,15 +127,18 @@ struct Verdict {
     std::string text;
     std::vector<CulpritRow> culprits; // per schema group at the first divergent step
     RootCause rootCause;
+    // Buffers in one run only, over every step: never compared, so a match or a verdict covers
+    // the others only and must say so.
+    std::size_t nOneSided = 0;
 };
 
 struct Analysis {
     std::filesystem::path runA, runB;
     std::shared_ptr<const Schema> schema;
-    std::string errorA, errorB;     // run directory missing / unreadable
-    std::vector<std::uint64_t> steps;   // every step found in either run, ascending
-    std::vector<BufferResult> buffers;  // by step, then schema order, then unclassified by name
-    std::vector<StepResult> matrix;     // one per entry of `steps`
+    std::string errorA, errorB;            // run directory missing / unreadable
+    std::vector<std::uint64_t> steps;      // every step found in either run, ascending
+    std::vector<BufferResult> buffers;     // by step, then schema order, then unclassified by name
+    std::vector<StepResult> matrix;        // one per entry of `steps`
     std::vector<std::string> unclassified; // file names of unclassified step files
     std::vector<std::string> warnings;
     Tolerance tolerance;           // as given; within_tolerance statuses follow it

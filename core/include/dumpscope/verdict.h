@@ -2,6 +2,7 @@
 
 #include "dumpscope/result.h"
 
+#include <string>
 #include <string_view>
 
 namespace dumpscope {
@@ -14,6 +15,19 @@ Verdict decide(const Analysis& analysis);
 // selected step dumped in either run — or empty when buffers were compared. decide() gives
 // exit code 2 when it is not empty; the text report and the reports say it in their verdict.
 std::string_view notComparedReason(const Analysis& analysis);
+
+// The culprit row's buffers without a pair result and why, "q_logits only in run B, v_pred
+// unreadable"; empty when the row has none. Every front end names them this way.
+std::string unjudgedText(const CulpritRow& row);
+
+// "2 buffer(s) in one run only were not compared: the verdict covers the buffers in both runs
+// only", or empty when every buffer is in both runs.
+std::string oneSidedWarning(const Verdict& verdict);
+// Why the root cause stops short, one line per root-cause group that could not be blamed and
+// per input that kept it from being blamed, e.g. "group H (head fwd outputs) could not be
+// judged: q_logits only in run B", "group J (per-head grad_h_t) diverges and no divergent group
+// feeds it: it is the source only if group H is equal". Empty when nothing stopped it.
+std::vector<std::string> undecidedRootLines(const Analysis& analysis);
 
 // The decision case for a set of divergent group ids at the first divergent step, exactly as
 // the reference branches (G only; H without G; I; J without I; anything else unexpected).

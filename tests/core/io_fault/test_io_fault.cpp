@@ -212,3 +212,40 @@ TEST_F(IoFault, TheCliReportsAFileChangedWhileBeingCompared) {
         EXPECT_EQ(jsonBuffer(report, 0, "grad_h_t_q")["status"], "diverge");
     }
 }
+
+// The culprit's dump fails to read (as root too, where chmod 000 would not stop it): its group
+// is not judged, and the group it feeds is not blamed in its place.
+TEST_F(IoFault, AnUnreadableCulpritLeavesItsGroupNotJudgedAndTheRootCauseOpen) {
+    TempDir dir;
+    writeRunPair(dir, {0, 1});
+    perturb(dir, 1, "h_q_logits");
+    perturb(dir, 1, "j_grad_h_t_q");
+    const fs::path culprit = dir / "b" / "step_1_h_q_logits.bin";
+
+    fault::arm(culprit, 0, fault::Action::eio);
+    const Analysis an = analyze(dir / "a", dir / "b");
+    ASSERT_TRUE(fault::fired());
+    fault::disarm();
+    EXPECT_EQ(find(an, 1, "q_logits").status, Status::error);
+    ASSERT_EQ(an.verdict.culprits.size(), 5u);
+    const CulpritRow& h = an.verdict.culprits[1];
+    EXPECT_TRUE(notJudged(h));
+    ASSERT_EQ(h.unjudged.size(), 1u);
+    EXPECT_EQ(h.unjudged[0].status, Status::error);
+    EXPECT_TRUE(an.verdict.rootCause.groups.empty());
+    EXPECT_EQ(an.verdict.rootCause.undecidedGroups, std::vector<std::string>{"J"});
+    EXPECT_EQ(an.verdict.rootCause.unjudgedInputs, std::vector<std::string>{"H"});
+
+    const auto text = faultyCli({(dir / "a").string(), (dir / "b").string(), "--quiet"},
+                                fault::environmentValue(culprit, 0, fault::Action::eio));
+    EXPECT_EQ(text.exitCode, 2) << text.err;
+    EXPECT_NE(text.out.find("  Group H (head fwd outputs): NOT JUDGED — q_logits unreadable\n"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("ROOT CAUSE by dataflow (step 1): not determined: an input could "
+                            "not be judged\n"),
+              std::string::npos)
+        << text.out;
+    EXPECT_EQ(text.out.find("ROOT CAUSE by dataflow (step 1): group J"), std::string::npos)
+        << text.out;
+}
