@@ -24,9 +24,11 @@ std::string hex64(std::uint64_t v) {
     return buf;
 }
 
+// Names from file names and schemas, each shown() (cli_terminal.h).
 std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : sep) + shown(x);
     return s;
 }
 
@@ -79,7 +81,7 @@ Paint statusPaint(Status status) {
 } // namespace
 
 std::string bufferLine(const BufferResult& b) {
-    std::string head = b.name + " [" + std::string(dtypeName(b.dtype)) + "] ";
+    std::string head = shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
     switch (b.status) {
     case Status::equal:
@@ -90,11 +92,16 @@ std::string bufferLine(const BufferResult& b) {
     case Status::length_mismatch:
         return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
                " elements; common part: " + diffDetails(b);
-    case Status::only_in_a: return head + "ONLY IN A (" + std::to_string(s.nA) + " elements)";
-    case Status::only_in_b: return head + "ONLY IN B (" + std::to_string(s.nB) + " elements)";
-    case Status::error: return head + "ERROR: " + b.error;
-    case Status::changed_while_reading: return head + "CHANGED WHILE READING: " + b.error;
-    case Status::missing: break;
+    case Status::only_in_a:
+        return head + "ONLY IN A (" + std::to_string(s.nA) + " elements)";
+    case Status::only_in_b:
+        return head + "ONLY IN B (" + std::to_string(s.nB) + " elements)";
+    case Status::error:
+        return head + "ERROR: " + shown(b.error);
+    case Status::changed_while_reading:
+        return head + "CHANGED WHILE READING: " + shown(b.error);
+    case Status::missing:
+        break;
     }
     return head + "missing";
 }
@@ -112,7 +119,10 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
             out << "=== step " << row.step << " ===\n";
             for (const auto& cell : row.cells) {
                 const auto* g = schema.group(cell.group);
-                out << "  -- " << (g ? "group " + g->label : std::string("unclassified (compared bytewise)")) << " --\n";
+                out << "  -- "
+                    << (g ? "group " + shown(g->label)
+                          : std::string("unclassified (compared bytewise)"))
+                    << " --\n";
                 if (cell.buffers.empty()) out << "    (no dump)\n";
                 for (auto i : cell.buffers) {
                     const auto& b = an.buffers[i];
@@ -122,7 +132,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                         if (auto where = placementSummary(b.stats, b.shape); !where.empty())
                             out << "      shape " << shapeText(b.shape) << ": " << where << "\n";
                     }
-                    if (!b.shapeError.empty()) out << "      (shape not applied: " << b.shapeError << ")\n";
+                    if (!b.shapeError.empty())
+                        out << "      (shape not applied: " << shown(b.shapeError) << ")\n";
                 }
             }
         }
@@ -139,7 +150,7 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << "  diverged group(s): " << joined(v.divergedGroups) << "\n\n";
         out << "Per-group culprit table:\n";
         for (const auto& row : v.culprits) {
-            out << "  Group " << row.label << ": ";
+            out << "  Group " << shown(row.label) << ": ";
             if (!row.divergentBuffers.empty())
                 out << red("DIVERGE in " + joined(row.divergentBuffers)) << "\n";
             else
@@ -147,7 +158,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         }
         out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n" << v.text << "\n";
         std::vector<std::string> groups;
-        for (const auto& id : v.rootCause.groups) groups.push_back(schema.group(id)->label);
+        for (const auto& id : v.rootCause.groups)
+            groups.push_back(schema.group(id)->label); // shown by joined()
         out << "\n"
             << paint("ROOT CAUSE by dataflow (step " + std::to_string(*v.rootCause.step) + "): group " +
                          joined(groups, " and group ") + "; buffer(s) " + joined(v.rootCause.buffers),
@@ -156,8 +168,9 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
         if (!v.rootCause.kinds.empty()) {
             std::vector<std::string> kinds;
-            for (auto k : v.rootCause.kinds) kinds.emplace_back(kindName(k));
-            out << "  kind: " << joined(kinds) << "\n  → " << v.rootCause.suggestion << "\n";
+            for (auto k : v.rootCause.kinds)
+                kinds.emplace_back(kindName(k));
+            out << "  kind: " << joined(kinds) << "\n  → " << shown(v.rootCause.suggestion) << "\n";
         }
     }
     std::size_t errors = 0, oneSided = 0, tolerated = 0;
