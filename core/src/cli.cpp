@@ -1,51 +1,30 @@
 #include "dumpscope/cli.h"
 
+#include "cli_multi.h"
+#include "cli_options.h"
+#include "cli_terminal.h"
+#include "cli_text.h"
+#include "cli_watch.h"
 #include "dumpscope/analyze.h"
 #include "dumpscope/demo.h"
 #include "dumpscope/reference_compat.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
-#include "cli_multi.h"
-#include "cli_terminal.h"
-#include "cli_text.h"
-#include "cli_watch.h"
 
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 
 namespace dumpscope {
 
 namespace {
-
-// "0-3,5,7" -> {0,1,2,3,5,7}; throws CLI::ValidationError on anything else.
-std::set<std::uint64_t> parseSteps(const std::string& text) {
-    std::set<std::uint64_t> steps;
-    std::stringstream in(text);
-    std::string part;
-    auto number = [&](const std::string& s) {
-        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
-            throw CLI::ValidationError("--steps", "'" + text + "' is not a list like 0-3,5");
-        return std::stoull(s);
-    };
-    while (std::getline(in, part, ',')) {
-        const auto dash = part.find('-');
-        if (dash == std::string::npos) {
-            steps.insert(number(part));
-            continue;
-        }
-        const auto lo = number(part.substr(0, dash)), hi = number(part.substr(dash + 1));
-        if (hi < lo || hi - lo > 1000000) throw CLI::ValidationError("--steps", "bad range '" + part + "'");
-        for (auto s = lo; s <= hi; ++s) steps.insert(s);
-    }
-    if (steps.empty()) throw CLI::ValidationError("--steps", "no step given");
-    return steps;
-}
 
 // Both runs' bytes of every planned buffer, by buffer index (what the progress bar counts).
 std::vector<std::uint64_t> plannedBytes(const std::string& runA, const std::string& runB,
@@ -83,14 +62,19 @@ Analysis analyzeWithProgress(const std::string& runA, const std::string& runB,
     return an;
 }
 
-} // namespace
+// The description of a numeric option in --help, with the range its value is checked against.
+std::string ranged(std::string description, std::string_view words) {
+    return description + "; " + std::string(words);
+}
 
-int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    CLI::App app{"dumpscope-cli: compare two runs' buffer dumps (RUN_DIR/step_<N>_<group>_<name>.bin) "
-                 "bit for bit, name the first divergent step, group and buffer, and print the "
-                 "reference decision tree's verdict.\n\nExit codes: 0 all equal, 1 divergence, "
-                 "2 missing input or a buffer that could not be compared.",
-                 "dumpscope-cli"};
+// Everything runCli does but the last-resort catch and the check that stdout took the output.
+int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{
+        "dumpscope-cli: compare two runs' buffer dumps (RUN_DIR/step_<N>_<group>_<name>.bin) "
+        "bit for bit, name the first divergent step, group and buffer, and print the "
+        "reference decision tree's verdict.\n\nExit codes: 0 all equal, 1 divergence, "
+        "2 missing input or a buffer that could not be compared.",
+        "dumpscope-cli"};
     // Every option appears in an example here (tests/cli/test_cli_terminal.cpp checks it).
     app.footer("On a terminal, a pair of 64 MiB or more shows a progress bar on stderr.\n\n"
                "Examples:\n"
@@ -121,33 +105,54 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.add_option("--schema", schemaFile, "groups, buffers and dataflow from a JSON schema file "
                                            "(default: the reference's groups G..K)")
         ->option_text("FILE");
-    app.add_option("--steps", steps, "only these steps, e.g. 0-3,7 (default: every step found)")
-        ->option_text("LIST");
-    app.add_flag("--strict", strict, "exit 2 when a buffer is in one run only or a file is unclassified");
+    auto* stepsOption =
+        app.add_option("--steps", steps,
+                       "only these steps, e.g. 0-3,7 (default: every step found); at most " +
+                           std::to_string(kMaxSelectedSteps) + " steps, each " +
+                           std::string(kStepRange.words))
+            ->option_text("LIST");
+    app.add_flag("--strict", strict,
+                 "exit 2 when a buffer is in one run only or a file is unclassified");
     app.add_flag("-q,--quiet", quiet, "print only the verdict, not one line per buffer");
     app.add_flag("--reference-compat", compat,
                  "behave byte for byte as compare-backward-state.py (value equality, steps 0-3)");
-    double atol = -1, rtol = -1, roundingThreshold = kDefaultRoundingThreshold;
-    long long ulp = -1;
+    // The numeric options are taken as text and parsed below (cli_options.h says why).
+    std::string atolText, rtolText, ulpText, roundingText, untilText, settleText;
     bool verdictTolerance = false;
-    app.add_option("--atol", atol, "absolute tolerance: |A-B| <= atol + rtol*|B| is within_tolerance (numpy's rule)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--rtol", rtol, "relative tolerance, as in numpy.allclose")->check(CLI::NonNegativeNumber);
-    app.add_option("--ulp", ulp, "within_tolerance when at most N ULP apart (with --atol/--rtol: both must hold)")
-        ->check(CLI::NonNegativeNumber)
-        ->option_text("N");
+    auto* atolOption =
+        app.add_option("--atol", atolText,
+                       ranged("absolute tolerance: |A-B| <= atol + rtol*|B| is within_tolerance "
+                              "(numpy's rule)",
+                              kAtolRange.words))
+            ->option_text("A");
+    auto* rtolOption =
+        app.add_option("--rtol", rtolText,
+                       ranged("relative tolerance, as in numpy.allclose", kRtolRange.words))
+            ->option_text("R");
+    auto* ulpOption =
+        app.add_option("--ulp", ulpText,
+                       ranged("within_tolerance when at most N ULP apart (with --atol/--rtol: both "
+                              "must hold)",
+                              kUlpRange.words))
+            ->option_text("N");
     app.add_flag("--verdict-tolerance", verdictTolerance,
-                 "within_tolerance buffers do not count as divergent in the verdict (default: the verdict is bitwise)");
-    app.add_option("--rounding-threshold", roundingThreshold,
-                   "max|Δ| / max(|A|,|B|) at or below which a float32 buffer's divergence is 'rounding' "
-                   "(at least 2 epsilons for f16 and bf16; default 1e-4)")
-        ->check(CLI::PositiveNumber);
+                 "within_tolerance buffers do not count as divergent in the verdict (default: the "
+                 "verdict is bitwise)");
+    auto* roundingOption =
+        app.add_option("--rounding-threshold", roundingText,
+                       ranged("max|Δ| / max(|A|,|B|) at or below which a float32 buffer's "
+                              "divergence is 'rounding' "
+                              "(at least 2 epsilons for f16 and bf16; default 1e-4)",
+                              kRoundingThresholdRange.words))
+            ->option_text("R");
     std::vector<std::string> shapeArgs;
     app.add_option("--shape", shapeArgs,
                    "give buffer NAME a shape, e.g. --shape q_logits=batch,8 or --shape x=64x32 (repeatable; "
                    "'*' takes the rest; names from the schema's dims)")
         ->option_text("NAME=DIMS");
-    app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")->option_text("DIR");
+    auto* demoOption =
+        app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
+            ->option_text("DIR");
     std::string colorText = "auto";
     app.add_option("--color", colorText,
                    "colour the text output: diverging red, equal green, warnings yellow (default auto: "
@@ -155,40 +160,76 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("WHEN");
     bool watch = false;
-    std::uint64_t untilStep = 0;
-    double settle = 1.0;
-    auto* watchFlag = app.add_flag("--watch", watch,
-                                   "follow runs that are still dumping: one line per step as it completes, then "
-                                   "the verdict over those steps on Ctrl+C / SIGTERM or at --until-step");
-    auto* untilOption = app.add_option("--until-step", untilStep, "with --watch: stop once step N is reported")
-                            ->option_text("N")
-                            ->needs(watchFlag);
-    app.add_option("--settle", settle,
-                   "with --watch: a step no later step follows yet is complete once its files have not "
-                   "changed for this long (default 1)")
-        ->check(CLI::NonNegativeNumber)
-        ->option_text("SECONDS")
-        ->needs(watchFlag);
+    auto* watchFlag =
+        app.add_flag("--watch", watch,
+                     "follow runs that are still dumping: one line per step as it completes, then "
+                     "the verdict over those steps on Ctrl+C / SIGTERM or at --until-step");
+    auto* untilOption =
+        app.add_option("--until-step", untilText,
+                       ranged("with --watch: stop once step N is reported", kStepRange.words))
+            ->option_text("N")
+            ->needs(watchFlag);
+    auto* settleOption =
+        app.add_option("--settle", settleText,
+                       ranged("with --watch: a step no later step follows yet is complete once its "
+                              "files have not changed for this long (default 1)",
+                              kSettleRange.words))
+            ->option_text("SECONDS")
+            ->needs(watchFlag);
     app.add_flag("-V,--version", showVersion, "print the version and exit");
 
+    // CLI11's messages quote the arguments as typed, newlines and escape sequences included.
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return "error: " + shown(e.what()) + " (see --help)\n";
+    });
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e, out, err);
+        // Help is made of this function's own lines; shown line by line all the same, as all
+        // output.
+        std::ostringstream help;
+        const int code = app.exit(e, help, err);
+        out << shownLines(help.str());
         return code == 0 ? 0 : 2;
+    }
+    AnalyzeOptions options;
+    std::optional<std::uint64_t> untilStep;
+    double settle = 1.0;
+    try {
+        if (atolOption->count())
+            options.tolerance.atol = parseRealOption("--atol", atolText, kAtolRange);
+        if (rtolOption->count())
+            options.tolerance.rtol = parseRealOption("--rtol", rtolText, kRtolRange);
+        if (ulpOption->count())
+            options.tolerance.ulp = parseCountOption("--ulp", ulpText, kUlpRange);
+        if (roundingOption->count())
+            options.roundingThreshold =
+                parseRealOption("--rounding-threshold", roundingText, kRoundingThresholdRange);
+        if (untilOption->count())
+            untilStep = parseCountOption("--until-step", untilText, kStepRange);
+        if (settleOption->count()) settle = parseRealOption("--settle", settleText, kSettleRange);
+        if (stepsOption->count()) options.steps = parseStepsOption(steps);
+    } catch (const OptionError& e) {
+        err << "error: " << e.what() << "\n";
+        return 2;
     }
     if (showVersion) {
         out << "dumpscope-cli " << version() << "\n";
         return 0;
     }
-    if (!demoDir.empty()) {
+    if (demoOption->count()) {
+        if (demoDir.empty()) {
+            err << "error: --make-demo needs a directory\n";
+            return 2;
+        }
         try {
             makeDemo(demoDir);
         } catch (const std::exception& e) {
-            err << "error: " << e.what() << "\n";
+            err << "error: --make-demo: " << shown(e.what()) << "\n";
             return 2;
         }
-        out << "demo pair written: " << demoDir << "/a " << demoDir << "/b\n";
+        const std::filesystem::path dir = demoDir;
+        out << "demo pair written: " << shown(dir / "a") << " " << shown(dir / "b") << "\n";
         return 0;
     }
     if (runA.empty() || runB.empty()) {
@@ -206,17 +247,13 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     if (compat) return runReferenceCompat(runA, runB, out, err);
 
-    AnalyzeOptions options;
-    if (atol >= 0) options.tolerance.atol = atol;
-    if (rtol >= 0) options.tolerance.rtol = rtol;
-    if (ulp >= 0) options.tolerance.ulp = static_cast<std::uint64_t>(ulp);
     options.verdictTolerance = verdictTolerance;
-    options.roundingThreshold = roundingThreshold;
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');
         auto dims = eq == std::string::npos ? std::vector<std::string>{} : parseShapeText(arg.substr(eq + 1));
         if (eq == 0 || dims.empty()) {
-            err << "error: --shape " << arg << ": expected NAME=DIMS, e.g. q_logits=batch,8\n";
+            err << "error: --shape " << shown(arg)
+                << ": expected NAME=DIMS, e.g. q_logits=batch,8\n";
             return 2;
         }
         options.shapes[arg.substr(0, eq)] = dims;
@@ -226,13 +263,10 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return 2;
     }
     try {
-        if (!schemaFile.empty()) options.schema = std::make_shared<const Schema>(loadSchemaFile(schemaFile));
-        if (!steps.empty()) options.steps = parseSteps(steps);
+        if (!schemaFile.empty())
+            options.schema = std::make_shared<const Schema>(loadSchemaFile(schemaFile));
     } catch (const SchemaError& e) {
-        err << "error: schema refused: " << e.what() << "\n";
-        return 2;
-    } catch (const CLI::ValidationError& e) {
-        err << "error: " << e.what() << "\n";
+        err << "error: schema refused: " << shown(e.what()) << "\n";
         return 2;
     }
 
@@ -253,7 +287,7 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         request.runA = runA;
         request.runB = runB;
         request.options = options;
-        if (untilOption->count()) request.untilStep = untilStep;
+        request.untilStep = untilStep;
         request.settleSeconds = settle;
         request.strict = strict;
         request.report = report;
@@ -276,9 +310,31 @@ int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         try {
             writeReport(an, report);
         } catch (const std::exception& e) {
-            err << error << " " << e.what() << "\n";
+            err << error << " " << shown(e.what()) << "\n";
             return 2;
         }
+    }
+    return code;
+}
+
+} // namespace
+
+int runCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    int code = 2;
+    try {
+        code = run(argc, argv, out, err);
+    } catch (const std::exception& e) {
+        // The last resort for what nothing below expected (memory, a library's exception): a
+        // message and exit 2 rather than std::terminate's abort.
+        err << "error: " << shown(e.what()) << "\n";
+        code = 2;
+    }
+    // Whatever was printed, a report cut short by a full disk or a closed file must not pass
+    // for a complete one: the stream's state holds every failed write since the start.
+    out.flush();
+    if (!out) {
+        err << "error: writing the output to stdout failed: it is incomplete\n";
+        return 2;
     }
     return code;
 }

@@ -1,7 +1,8 @@
 #include "cli_multi.h"
 
-#include "dumpscope/multi_report.h"
+#include "cli_terminal.h"
 #include "cli_text.h"
+#include "dumpscope/multi_report.h"
 
 #include <algorithm>
 #include <ostream>
@@ -20,12 +21,18 @@ void writeSummary(const MultiRunAnalysis& m, std::ostream& out) {
     const MultiRunSummary& s = m.summary;
     using Row = std::array<std::string, kMultiSummaryColumns.size()>;
     std::vector<Row> rows(1);
-    for (std::size_t c = 0; c < rows[0].size(); ++c) rows[0][c] = kMultiSummaryColumns[c];
-    for (auto k : s.ranking) rows.push_back(multiSummaryRow(s, k));
+    for (std::size_t c = 0; c < rows[0].size(); ++c)
+        rows[0][c] = kMultiSummaryColumns[c];
+    for (auto k : s.ranking) {
+        rows.push_back(multiSummaryRow(s, k)); // its cells quote run paths and buffer names
+        for (auto& cell : rows.back())
+            cell = shown(cell);
+    }
     std::vector<std::size_t> width(rows[0].size(), 0);
     for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], columns(row[c]));
-    out << "SUMMARY: base " << m.base.string() << " against " << m.pairs.size()
+        for (std::size_t c = 0; c < row.size(); ++c)
+            width[c] = std::max(width[c], columns(row[c]));
+    out << "SUMMARY: base " << shown(m.base) << " against " << m.pairs.size()
         << " candidates, ranked by first divergent step\n";
     for (const auto& row : rows) {
         std::string line = " ";
@@ -34,19 +41,21 @@ void writeSummary(const MultiRunAnalysis& m, std::ostream& out) {
         out << line << "\n";
     }
     if (s.againstFloor.empty()) return;
-    out << "\nAGAINST THE NOISE FLOOR (" << noiseFloorIntro(s) << "):\n";
-    for (const auto& f : s.againstFloor) out << "  " << floorReadingName(f.reading) << ": " << f.text << "\n";
+    out << "\nAGAINST THE NOISE FLOOR (" << shown(noiseFloorIntro(s)) << "):\n";
+    for (const auto& f : s.againstFloor)
+        out << "  " << floorReadingName(f.reading) << ": " << shown(f.text) << "\n";
 }
 
 } // namespace
 
 void writeProblems(const Analysis& an, std::ostream& err, const std::string& warningLabel,
                    const std::string& errorLabel) {
-    for (const auto& w : an.warnings) err << warningLabel << " " << w << "\n";
+    for (const auto& w : an.warnings)
+        err << warningLabel << " " << shown(w) << "\n";
     for (const auto* e : {&an.errorA, &an.errorB})
-        if (!e->empty()) err << errorLabel << " " << *e << "\n";
+        if (!e->empty()) err << errorLabel << " " << shown(*e) << "\n";
     for (const auto& b : an.buffers)
-        if (isError(b.status)) err << errorLabel << " " << b.error << "\n";
+        if (isError(b.status)) err << errorLabel << " " << shown(b.error) << "\n";
 }
 
 int strictExitCode(const Analysis& an, std::ostream& err, const std::string& errorLabel) {
@@ -76,8 +85,8 @@ int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream&
         out << multiReportJson(m) << "\n";
     } else {
         for (std::size_t k = 0; k < m.pairs.size(); ++k) {
-            out << "##### candidate " << k + 1 << " of " << m.pairs.size() << ": " << m.pairs[k].runB.string()
-                << " (base " << m.base.string() << ")\n";
+            out << "##### candidate " << k + 1 << " of " << m.pairs.size() << ": "
+                << shown(m.pairs[k].runB) << " (base " << shown(m.base) << ")\n";
             writeTextReport(m.pairs[k], request.quiet, out);
             out << "\n";
         }
@@ -87,7 +96,7 @@ int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream&
         try {
             writeMultiReport(m, request.report);
         } catch (const std::exception& e) {
-            err << "error: " << e.what() << "\n";
+            err << "error: " << shown(e.what()) << "\n";
             return 2;
         }
     }

@@ -1,5 +1,7 @@
 #include "cli_terminal.h"
 
+#include "report_text.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +11,21 @@
 #include <ostream>
 
 namespace dumpscope {
+
+std::string shown(std::string_view text) {
+    return report::displayText(text);
+}
+
+std::string shownLines(std::string_view text) {
+    std::string out;
+    for (std::size_t begin = 0;;) {
+        const std::size_t end = text.find('\n', begin);
+        out += shown(text.substr(begin, end == std::string_view::npos ? text.npos : end - begin));
+        if (end == std::string_view::npos) return out;
+        out += '\n';
+        begin = end + 1;
+    }
+}
 
 bool isTerminal(int fd) {
     return ::isatty(fd) == 1;

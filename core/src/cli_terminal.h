@@ -1,13 +1,28 @@
 #pragma once
 
 #include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 
 namespace dumpscope {
+
+// A name, path or message that came from outside (file and directory names, schema labels, the
+// OS's and the core's messages quoting them, option values), as every text line the CLI prints
+// shows it: control characters and invalid UTF-8 as "\xNN" (report::displayText), so that no
+// name can end a line, forge one, or send the terminal an escape sequence.
+std::string shown(std::string_view text);
+// A path's bytes, shown(). Only for a path itself: a string never turns into a path on the way.
+std::string shown(const std::same_as<std::filesystem::path> auto& path) {
+    return shown(std::string_view(path.native()));
+}
+// Text made of lines (CLI11's messages and help quote the arguments): each line shown(), the
+// line feeds between them kept.
+std::string shownLines(std::string_view text);
 
 // --color auto|always|never.
 enum class ColorMode { automatic, always, never };

@@ -24,9 +24,11 @@ std::string hex64(std::uint64_t v) {
     return buf;
 }
 
+// Names from file names and schemas, each shown() (cli_terminal.h).
 std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : sep) + shown(x);
     return s;
 }
 
@@ -94,7 +96,7 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
             std::vector<std::string> kinds;
             for (auto k : rc.kinds)
                 kinds.emplace_back(kindName(k));
-            out << "  kind: " << joined(kinds) << "\n  → " << rc.suggestion << "\n";
+            out << "  kind: " << joined(kinds) << "\n  → " << shown(rc.suggestion) << "\n";
         }
     }
     if (rc.undecidedGroups.empty()) return;
@@ -106,13 +108,13 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
                  Paint::yellow, color)
         << "\n";
     for (const auto& line : undecidedRootLines(an))
-        out << "  " << line << "\n";
+        out << "  " << shown(line) << "\n";
 }
 
 } // namespace
 
 std::string bufferLine(const BufferResult& b) {
-    std::string head = b.name + " [" + std::string(dtypeName(b.dtype)) + "] ";
+    std::string head = shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
     switch (b.status) {
     case Status::equal:
@@ -123,11 +125,16 @@ std::string bufferLine(const BufferResult& b) {
     case Status::length_mismatch:
         return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
                " elements; common part: " + diffDetails(b);
-    case Status::only_in_a: return head + "ONLY IN A (" + std::to_string(s.nA) + " elements)";
-    case Status::only_in_b: return head + "ONLY IN B (" + std::to_string(s.nB) + " elements)";
-    case Status::error: return head + "ERROR: " + b.error;
-    case Status::changed_while_reading: return head + "CHANGED WHILE READING: " + b.error;
-    case Status::missing: break;
+    case Status::only_in_a:
+        return head + "ONLY IN A (" + std::to_string(s.nA) + " elements)";
+    case Status::only_in_b:
+        return head + "ONLY IN B (" + std::to_string(s.nB) + " elements)";
+    case Status::error:
+        return head + "ERROR: " + shown(b.error);
+    case Status::changed_while_reading:
+        return head + "CHANGED WHILE READING: " + shown(b.error);
+    case Status::missing:
+        break;
     }
     return head + "missing";
 }
@@ -147,7 +154,10 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
             out << "=== step " << row.step << " ===\n";
             for (const auto& cell : row.cells) {
                 const auto* g = schema.group(cell.group);
-                out << "  -- " << (g ? "group " + g->label : std::string("unclassified (compared bytewise)")) << " --\n";
+                out << "  -- "
+                    << (g ? "group " + shown(g->label)
+                          : std::string("unclassified (compared bytewise)"))
+                    << " --\n";
                 if (cell.buffers.empty()) out << "    (no dump)\n";
                 for (auto i : cell.buffers) {
                     const auto& b = an.buffers[i];
@@ -157,7 +167,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                         if (auto where = placementSummary(b.stats, b.shape); !where.empty())
                             out << "      shape " << shapeText(b.shape) << ": " << where << "\n";
                     }
-                    if (!b.shapeError.empty()) out << "      (shape not applied: " << b.shapeError << ")\n";
+                    if (!b.shapeError.empty())
+                        out << "      (shape not applied: " << shown(b.shapeError) << ")\n";
                 }
             }
         }
@@ -182,13 +193,13 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << "Per-group culprit table:\n";
         std::vector<std::string> unjudged;
         for (const auto& row : v.culprits) {
-            out << "  Group " << row.label << ": ";
+            out << "  Group " << shown(row.label) << ": ";
             if (notJudged(row)) {
-                out << yellow("NOT JUDGED — " + unjudgedText(row)) << "\n";
+                out << yellow("NOT JUDGED — " + shown(unjudgedText(row))) << "\n";
                 unjudged.push_back(row.group);
             } else if (!row.divergentBuffers.empty()) {
                 out << red("DIVERGE in " + joined(row.divergentBuffers))
-                    << (row.unjudged.empty() ? "" : yellow("; not judged: " + unjudgedText(row)))
+                    << (row.unjudged.empty() ? "" : yellow("; not judged: " + shown(unjudgedText(row))))
                     << "\n";
             } else {
                 out << (row.present ? paint("EQUAL", Paint::green, color) : "(no dump)") << "\n";

@@ -3,7 +3,6 @@
 #include "cli_multi.h"
 #include "cli_terminal.h"
 #include "cli_text.h"
-#include "report_text.h"
 
 #include "dumpscope/report.h"
 #include "dumpscope/result_cache.h"
@@ -115,10 +114,12 @@ public:
 
     int run() {
         StopSignals signals;
-        m_err << "watching " << m_request.runA << " and " << m_request.runB
+        m_err << "watching " << shown(m_request.runA) << " and " << shown(m_request.runB)
               << " for completed steps (Ctrl+C to stop)" << std::endl;
         for (;;) {
-            if (!poll()) return 2;
+            // A failed write to stdout ends the watch (runCli reports it): nothing more reaches the
+            // reader.
+            if (!poll() || !m_out) return 2;
             if (reachedUntilStep() || StopSignals::requested()) break;
             const auto wake = Clock::now() + std::chrono::duration<double>(m_request.pollSeconds);
             while (Clock::now() < wake && !StopSignals::requested())
@@ -136,11 +137,11 @@ private:
     bool poll() {
         const RunScan scanA = scanRun(m_request.runA), scanB = scanRun(m_request.runB);
         for (const auto* e : {&scanA.error, &scanB.error})
-            if (!e->empty()) m_err << errorLabel() << " " << *e << "\n";
+            if (!e->empty()) m_err << errorLabel() << " " << shown(*e) << "\n";
         if (!scanA.error.empty() || !scanB.error.empty()) return false;
         for (const auto* scan : {&scanA, &scanB})
             for (const auto& w : scan->warnings)
-                if (m_warned.insert(w).second) m_err << warningLabel() << " " << w << "\n";
+                if (m_warned.insert(w).second) m_err << warningLabel() << " " << shown(w) << "\n";
 
         const auto now = Clock::now();
         const auto filesA = stepFiles(scanA), filesB = stepFiles(scanB);
@@ -173,7 +174,7 @@ private:
         const Analysis an = analyze(m_request.runA, m_request.runB, options);
         if (!an.errorA.empty() || !an.errorB.empty()) {
             for (const auto* e : {&an.errorA, &an.errorB})
-                if (!e->empty()) m_err << errorLabel() << " " << *e << "\n";
+                if (!e->empty()) m_err << errorLabel() << " " << shown(*e) << "\n";
             return false;
         }
         for (auto step : an.steps) {
@@ -228,7 +229,7 @@ private:
             try {
                 writeReport(an, m_request.report);
             } catch (const std::exception& e) {
-                m_err << errorLabel() << " " << e.what() << "\n";
+                m_err << errorLabel() << " " << shown(e.what()) << "\n";
                 code = 2;
             }
         }
@@ -250,7 +251,8 @@ std::string watchStepLine(const Analysis& an, bool color) {
     std::map<std::string, std::vector<std::string>> byStatus;
     if (!an.matrix.empty())
         for (const auto& cell : an.matrix.front().cells)
-            if (const char* what = stepStatusText(cell)) byStatus[what].push_back(report::displayText(cell.group));
+            if (const char* what = stepStatusText(cell))
+                byStatus[what].push_back(shown(cell.group));
     const bool diverges = byStatus.count("diverging") > 0, errors = byStatus.count("errors") > 0;
     std::string line = "step " + std::to_string(step) + ": " +
                        (diverges  ? paint("DIVERGE", Paint::red, color)
@@ -267,12 +269,12 @@ std::string watchStepLine(const Analysis& an, bool color) {
     for (const auto& b : an.buffers)
         for (const auto& name : cause.buffers)
             if (b.name == name && countsAsDivergent(an, b.status))
-                names.push_back(report::displayText(b.group) + "/" + report::displayText(b.name));
+                names.push_back(shown(b.group) + "/" + shown(b.name));
     std::string kind = cause.kinds.empty() ? "" : std::string(kindName(cause.kinds.front()));
     if (names.empty())
         for (const auto& b : an.buffers)
             if (countsAsDivergent(an, b.status)) {
-                names.push_back(report::displayText(b.group) + "/" + report::displayText(b.name));
+                names.push_back(shown(b.group) + "/" + shown(b.name));
                 kind = kindName(b.kind);
                 break;
             }

@@ -3,6 +3,7 @@
 #include "dumpscope/schema.h"
 
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -63,22 +64,35 @@ Noise noiseFor(std::uint64_t step, const std::string& group, const std::string& 
     return {};
 }
 
+// What the last failed system call said, for a message; "" when it set no errno.
+std::string osError() {
+    return errno ? std::string(": ") + std::strerror(errno) : std::string();
+}
+
 void writeFile(const fs::path& path, const std::vector<std::uint32_t>& words) {
+    errno = 0;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot create the demo file " + path.string() + osError());
     out.write(reinterpret_cast<const char*>(words.data()),
               static_cast<std::streamsize>(words.size() * sizeof(std::uint32_t)));
-    if (!out) throw std::runtime_error(path.string() + ": cannot write the demo file");
+    out.close(); // a full disk may only tell on the last write
+    if (!out) throw std::runtime_error("cannot write the demo file " + path.string() + osError());
 }
 
 } // namespace
 
 void makeDemo(const fs::path& dir) {
     const fs::path a = dir / "a", b = dir / "b";
-    std::error_code ec;
-    fs::create_directories(a, ec);
-    fs::create_directories(b, ec);
-    if (!fs::is_directory(a) || !fs::is_directory(b))
-        throw std::runtime_error(dir.string() + ": cannot create the demo run directories");
+    for (const fs::path* run : {&a, &b}) {
+        std::error_code ec;
+        fs::create_directories(*run, ec);
+        if (ec)
+            throw std::runtime_error("cannot create the demo run directory " + run->string() +
+                                     ": " + ec.message());
+        if (!fs::is_directory(*run, ec))
+            throw std::runtime_error("cannot create the demo run directory " + run->string() +
+                                     ": it exists and is not a directory");
+    }
 
     std::uint64_t seed = 1;
     for (std::uint64_t step = 0; step < 4; ++step) {

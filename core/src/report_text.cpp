@@ -17,21 +17,20 @@ void appendByteEscape(std::string& out, unsigned char c) {
     out += kHex[c & 0xf];
 }
 
-std::size_t sequenceLength(std::string_view s, std::size_t i) {
-    char32_t cp;
-    return decodeUtf8(s, i, cp);
-}
-
 std::string sanitize(std::string_view s, bool escapeControls, bool keepLines = false) {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
-        const std::size_t len = sequenceLength(s, i);
+        char32_t cp = 0;
+        const std::size_t len = decodeUtf8(s, i, cp);
         const auto c = static_cast<unsigned char>(s[i]);
-        if (len == 0 || (escapeControls && len == 1 && (c < 0x20 || c == 0x7F) &&
-                         !(keepLines && (c == '\n' || c == '\t')))) {
-            appendByteEscape(out, c);
-            ++i;
+        // C1 controls (U+0080-U+009F) too: some terminals take U+009B as CSI and U+009D as OSC.
+        const bool control = cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+        if (len == 0 || (escapeControls && control && !(keepLines && (c == '\n' || c == '\t')))) {
+            const std::size_t n = len ? len : 1; // an invalid byte alone, a C1 control's two bytes
+            for (std::size_t k = 0; k < n; ++k)
+                appendByteEscape(out, static_cast<unsigned char>(s[i + k]));
+            i += n;
         } else {
             out.append(s.substr(i, len));
             i += len;

@@ -140,7 +140,8 @@ std::uint32_t bitsOfFloat(float f) {
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                          int timeoutSeconds,
-                         const std::function<void(int pid, const ProcessResult& soFar)>& onOutput) {
+                         const std::function<void(int pid, const ProcessResult& soFar)>& onOutput,
+                         const fs::path& stdoutTo) {
     int outPipe[2], errPipe[2];
     if (pipe(outPipe) != 0 || pipe(errPipe) != 0) throw std::runtime_error("pipe failed");
     // `env` entries replace inherited variables of the same name ("NAME=" sets it empty).
@@ -163,8 +164,13 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     if (pid == 0) {
         int devnull = open("/dev/null", O_RDONLY);
         dup2(devnull, 0);
-        dup2(outPipe[1], 1);
+        const int out = stdoutTo.empty()
+                            ? outPipe[1]
+                            : open(stdoutTo.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0) _exit(127);
+        dup2(out, 1);
         dup2(errPipe[1], 2);
+        close(outPipe[1]); // with `stdoutTo`, the parent then reads end-of-file on the pipe at once
         close(outPipe[0]);
         close(errPipe[0]);
         execve(args[0], args.data(), envp.data());

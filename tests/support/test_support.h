@@ -93,9 +93,13 @@ struct ProcessResult {
 // same name ("NAME=" leaves it set but empty). Kills it after `timeoutSeconds`.
 // `onOutput`, when given, is called with the process id and everything read so far each time
 // the process writes, so a test can react to what it printed (write more input, send a signal).
-ProcessResult runProcess(const std::vector<std::string>& argv,
-                         const std::vector<std::string>& env = {}, int timeoutSeconds = 120,
-                         const std::function<void(int pid, const ProcessResult& soFar)>& onOutput = {});
+// `stdoutTo`, when not empty, is opened for writing as the process's stdout instead of a pipe
+// (e.g. /dev/full); `out` then stays empty.
+ProcessResult
+runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
+           int timeoutSeconds = 120,
+           const std::function<void(int pid, const ProcessResult& soFar)>& onOutput = {},
+           const std::filesystem::path& stdoutTo = {});
 
 // ../shared beside the checkout, or empty when it is absent (tests then GTEST_SKIP visibly).
 std::filesystem::path sharedDir();
