@@ -37,8 +37,9 @@ std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
 // nlohmann does not keep positions of parsed values, so semantic errors are located by finding
 // the offending JSON text (the n-th occurrence of `needle`); line 1, column 1 when not found.
 class Locator {
-public:
-    Locator(std::string_view text, std::string source) : m_text(text), m_source(std::move(source)) {}
+  public:
+    Locator(std::string_view text, std::string source)
+        : m_text(text), m_source(std::move(source)) {}
 
     [[noreturn]] void fail(const std::string& what, const std::string& needle = {},
                            int occurrence = 1) const {
@@ -50,16 +51,19 @@ public:
                 if (pos == std::string_view::npos) break;
             }
         }
-        auto [line, column] = pos == std::string_view::npos ? std::pair{1, 1} : lineColumn(m_text, pos);
+        auto [line, column] =
+            pos == std::string_view::npos ? std::pair{1, 1} : lineColumn(m_text, pos);
         throw SchemaError(m_source, line, column, what);
     }
 
-private:
+  private:
     std::string_view m_text;
     std::string m_source;
 };
 
-std::string jsonQuoted(const std::string& s) { return json(s).dump(); }
+std::string jsonQuoted(const std::string& s) {
+    return json(s).dump();
+}
 
 std::string requireString(const json& obj, const char* key, const std::string& where,
                           const Locator& loc, bool required = true) {
@@ -69,14 +73,16 @@ std::string requireString(const json& obj, const char* key, const std::string& w
         return {};
     }
     if (!it->is_string() || it->get<std::string>().empty())
-        loc.fail(where + ": \"" + key + "\" must be a non-empty string", "\"" + std::string(key) + "\"");
+        loc.fail(where + ": \"" + key + "\" must be a non-empty string",
+                 "\"" + std::string(key) + "\"");
     return it->get<std::string>();
 }
 
-void rejectUnknownKeys(const json& obj, const std::set<std::string>& known, const std::string& where,
-                       const Locator& loc) {
+void rejectUnknownKeys(const json& obj, const std::set<std::string>& known,
+                       const std::string& where, const Locator& loc) {
     for (const auto& [key, value] : obj.items())
-        if (!known.count(key)) loc.fail(where + ": unknown key " + jsonQuoted(key), jsonQuoted(key));
+        if (!known.count(key))
+            loc.fail(where + ": unknown key " + jsonQuoted(key), jsonQuoted(key));
 }
 
 BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& loc) {
@@ -94,14 +100,16 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
     spec.dtype = *t;
     if (auto shape = b.find("shape"); shape != b.end()) {
         if (!shape->is_array())
-            loc.fail(where + " (" + spec.name + "): \"shape\" must be an array of sizes and names", "\"shape\"");
+            loc.fail(where + " (" + spec.name + "): \"shape\" must be an array of sizes and names",
+                     "\"shape\"");
         for (const auto& d : *shape) {
             if (d.is_number_unsigned() && d.get<std::uint64_t>() > 0)
                 spec.shape.push_back(std::to_string(d.get<std::uint64_t>()));
             else if (d.is_string() && !d.get<std::string>().empty())
                 spec.shape.push_back(d.get<std::string>());
             else
-                loc.fail(where + " (" + spec.name + "): a shape dimension must be a positive number or a name",
+                loc.fail(where + " (" + spec.name +
+                             "): a shape dimension must be a positive number or a name",
                          "\"shape\"");
         }
     }
@@ -111,41 +119,52 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
 void validate(const Schema& schema, const Locator& loc) {
     std::set<std::string> ids, names, files;
     for (const auto& g : schema.groups) {
-        if (g.id == "other") loc.fail("group id \"other\" is reserved for unclassified files", "\"other\"");
-        if (!ids.insert(g.id).second) loc.fail("duplicate group id " + jsonQuoted(g.id), jsonQuoted(g.id), 2);
+        if (g.id == "other")
+            loc.fail("group id \"other\" is reserved for unclassified files", "\"other\"");
+        if (!ids.insert(g.id).second)
+            loc.fail("duplicate group id " + jsonQuoted(g.id), jsonQuoted(g.id), 2);
         for (const auto& b : g.buffers) {
             if (!names.insert(b.name).second)
-                loc.fail("duplicate buffer name " + jsonQuoted(b.name), "\"name\": " + jsonQuoted(b.name), 2);
+                loc.fail("duplicate buffer name " + jsonQuoted(b.name),
+                         "\"name\": " + jsonQuoted(b.name), 2);
             if (!files.insert(b.file).second)
-                loc.fail("duplicate buffer file " + jsonQuoted(b.file), "\"file\": " + jsonQuoted(b.file), 2);
+                loc.fail("duplicate buffer file " + jsonQuoted(b.file),
+                         "\"file\": " + jsonQuoted(b.file), 2);
         }
     }
     for (const auto& [name, d] : schema.dims)
         if (!d.lengthOf.empty() && !names.count(d.lengthOf))
-            loc.fail("dims: " + jsonQuoted(name) + " is the length of unknown buffer " + jsonQuoted(d.lengthOf),
+            loc.fail("dims: " + jsonQuoted(name) + " is the length of unknown buffer " +
+                         jsonQuoted(d.lengthOf),
                      jsonQuoted(d.lengthOf));
     for (const auto& g : schema.groups)
         for (const auto& b : g.buffers) {
             int stars = 0;
             for (const auto& d : b.shape) {
                 stars += d == "*";
-                if (d != "*" && d.find_first_not_of("0123456789") != std::string::npos && !schema.dims.count(d))
-                    loc.fail("buffer " + jsonQuoted(b.name) + ": shape names unknown dimension " + jsonQuoted(d),
+                if (d != "*" && d.find_first_not_of("0123456789") != std::string::npos &&
+                    !schema.dims.count(d))
+                    loc.fail("buffer " + jsonQuoted(b.name) + ": shape names unknown dimension " +
+                                 jsonQuoted(d),
                              jsonQuoted(d));
             }
             if (stars > 1)
-                loc.fail("buffer " + jsonQuoted(b.name) + ": at most one \"*\" dimension", "\"name\": " + jsonQuoted(b.name));
+                loc.fail("buffer " + jsonQuoted(b.name) + ": at most one \"*\" dimension",
+                         "\"name\": " + jsonQuoted(b.name));
         }
     for (const auto& [from, to] : schema.dataflow) {
         for (const auto& id : {from, to})
-            if (!ids.count(id)) loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
-        if (from == to) loc.fail("dataflow edge from a group to itself: " + jsonQuoted(from), "\"dataflow\"");
+            if (!ids.count(id))
+                loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
+        if (from == to)
+            loc.fail("dataflow edge from a group to itself: " + jsonQuoted(from), "\"dataflow\"");
     }
 }
 
 } // namespace
 
-SchemaError::SchemaError(const std::string& source_, int line_, int column_, const std::string& what)
+SchemaError::SchemaError(const std::string& source_, int line_, int column_,
+                         const std::string& what)
     : std::runtime_error(formatError(source_, line_, column_, what)), source(source_), line(line_),
       column(column_) {}
 
@@ -195,8 +214,9 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
         std::string what = e.what();
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         const auto open = what.find('\''), close = what.rfind('\'');
-        loc.fail("invalid JSON: " + what,
-                 open < close && close != std::string::npos ? what.substr(open + 1, close - open - 1) : "");
+        loc.fail("invalid JSON: " + what, open < close && close != std::string::npos
+                                              ? what.substr(open + 1, close - open - 1)
+                                              : "");
     }
     if (!doc.is_object()) loc.fail("the schema must be a JSON object");
     rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow", "dims"}, "schema", loc);
@@ -217,17 +237,19 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
         if (spec.label.empty()) spec.label = spec.id;
         auto buffers = g.find("buffers");
         if (buffers == g.end() || !buffers->is_array())
-            loc.fail(where + " (" + spec.id + "): \"buffers\" must be an array", jsonQuoted(spec.id));
+            loc.fail(where + " (" + spec.id + "): \"buffers\" must be an array",
+                     jsonQuoted(spec.id));
         for (std::size_t bi = 0; bi < buffers->size(); ++bi)
-            spec.buffers.push_back(parseBuffer((*buffers)[bi],
-                                               "group " + spec.id + ", buffer " + std::to_string(bi + 1),
-                                               loc));
+            spec.buffers.push_back(parseBuffer(
+                (*buffers)[bi], "group " + spec.id + ", buffer " + std::to_string(bi + 1), loc));
         schema.groups.push_back(std::move(spec));
     }
     if (auto flow = doc.find("dataflow"); flow != doc.end()) {
-        if (!flow->is_array()) loc.fail("schema: \"dataflow\" must be an array of [from, to] pairs", "\"dataflow\"");
+        if (!flow->is_array())
+            loc.fail("schema: \"dataflow\" must be an array of [from, to] pairs", "\"dataflow\"");
         for (const auto& edge : *flow) {
-            if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
+            if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() ||
+                !edge[1].is_string())
                 loc.fail("schema: each dataflow edge must be [\"FROM\", \"TO\"]", "\"dataflow\"");
             schema.dataflow.emplace_back(edge[0].get<std::string>(), edge[1].get<std::string>());
         }
@@ -238,10 +260,12 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
             DimSpec spec;
             if (d.is_number_unsigned() && d.get<std::uint64_t>() > 0)
                 spec.value = d.get<std::uint64_t>();
-            else if (d.is_object() && d.size() == 1 && d.contains("length_of") && d["length_of"].is_string())
+            else if (d.is_object() && d.size() == 1 && d.contains("length_of") &&
+                     d["length_of"].is_string())
                 spec.lengthOf = d["length_of"].get<std::string>();
             else
-                loc.fail("dims: " + jsonQuoted(name) + " must be a positive number or {\"length_of\": BUFFER}",
+                loc.fail("dims: " + jsonQuoted(name) +
+                             " must be a positive number or {\"length_of\": BUFFER}",
                          jsonQuoted(name));
             schema.dims[name] = spec;
         }
@@ -259,7 +283,9 @@ Schema loadSchemaFile(const std::filesystem::path& path) {
     return parseSchema(text.str(), path.string());
 }
 
-std::string_view defaultSchemaJson() { return detail::kDefaultSchemaJson; }
+std::string_view defaultSchemaJson() {
+    return detail::kDefaultSchemaJson;
+}
 
 const Schema& defaultSchema() {
     static const Schema schema = parseSchema(detail::kDefaultSchemaJson, "default_schema.json");

@@ -41,16 +41,20 @@ TEST(CliSchemaErrors, EachMalformedSchemaIsRefusedWithFileLineAndWhat) {
     };
     const std::vector<Case> cases{
         {"empty", "  \n", "schema.json:", "empty"},
-        {"invalid JSON", "{\"groups\": [\n  {\"id\": \"W\",, }\n]}", "schema.json:2:", "invalid JSON"},
+        {"invalid JSON", "{\"groups\": [\n  {\"id\": \"W\",, }\n]}",
+         "schema.json:2:", "invalid JSON"},
         {"unknown element type",
-         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f33\"}]}]}",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", "
+         "\"dtype\": \"f33\"}]}]}",
          "schema.json:2:", "unknown element type \"f33\""},
         {"duplicate names",
-         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f32\"},\n"
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", "
+         "\"dtype\": \"f32\"},\n"
          "  {\"name\": \"x\", \"file\": \"w_y\", \"dtype\": \"f32\"}]}]}",
          "schema.json:3:", "duplicate buffer name \"x\""},
         {"a shape naming no dimension",
-         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", \"dtype\": \"f32\",\n"
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", "
+         "\"dtype\": \"f32\",\n"
          "   \"shape\": [\"rows\"]}]}]}",
          "schema.json:", "unknown dimension \"rows\""},
     };
@@ -75,7 +79,9 @@ TEST(CliSchemaErrors, AShapeThatDoesNotFitIsReportedOnItsBufferWhichIsStillCompa
     const auto x = nlohmann::json::parse(r.out)["steps"][0]["groups"][0]["buffers"][0];
     EXPECT_EQ(x["name"], "x");
     EXPECT_EQ(x["shape"], nullptr);
-    EXPECT_NE(x["shape_error"].get<std::string>().find("does not fit 5 elements"), std::string::npos) << x;
+    EXPECT_NE(x["shape_error"].get<std::string>().find("does not fit 5 elements"),
+              std::string::npos)
+        << x;
     EXPECT_EQ(x["n_diff"], 1);
     EXPECT_EQ(x["first_diff"], 4);
 
@@ -84,6 +90,7 @@ TEST(CliSchemaErrors, AShapeThatDoesNotFitIsReportedOnItsBufferWhichIsStillCompa
         R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "f32"}]}]})js",
         {"--shape", "x=3,2"});
     EXPECT_EQ(text.exitCode, 1);
-    EXPECT_NE(text.out.find("shape not applied: shape [3, 2] holds 6 elements, the buffer 5"), std::string::npos)
+    EXPECT_NE(text.out.find("shape not applied: shape [3, 2] holds 6 elements, the buffer 5"),
+              std::string::npos)
         << text.out;
 }
