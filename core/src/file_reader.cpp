@@ -2,6 +2,7 @@
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
 #include "dumpscope/analyze.h"
 #include "dumpscope/shape.h"
+#include "regular_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,33 +32,25 @@ std::string describe(const fs::path& p, const std::string& what) {
 
 class InputFile {
   public:
-    InputFile() = default;
-    InputFile(const InputFile&) = delete;
-    InputFile& operator=(const InputFile&) = delete;
-    ~InputFile() {
-        if (m_fd >= 0) ::close(m_fd);
-    }
-
     // Opens read-only without blocking (a FIFO swapped in after the scan must not hang us).
     std::string open(const fs::path& path) {
         m_path = path;
-        m_fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        if (m_fd < 0) return describe(path, std::string("cannot open: ") + std::strerror(errno));
-        if (::fstat(m_fd, &m_start) != 0)
-            return describe(path, std::string("cannot stat: ") + std::strerror(errno));
-        if (!S_ISREG(m_start.st_mode)) return describe(path, "not a regular file; not read");
-        ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        m_file = detail::openRegularFile(path);
+        if (!m_file.isOpen())
+            return describe(path, m_file.error() + (m_file.notRegular() ? "; not read" : ""));
+        ::posix_fadvise(m_file.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
         return {};
     }
 
-    std::uint64_t size() const { return static_cast<std::uint64_t>(m_start.st_size); }
+    std::uint64_t size() const { return static_cast<std::uint64_t>(m_file.status().st_size); }
 
     // Reads exactly n bytes at offset; an empty string on success, else what went wrong.
     // `shrank` is set when the file ended early (it was truncated while being read).
     std::string read(unsigned char* buf, std::size_t n, std::uint64_t offset, bool& shrank) {
         std::size_t got = 0;
         while (got < n) {
-            const ssize_t r = ::pread(m_fd, buf + got, n - got, static_cast<off_t>(offset + got));
+            const ssize_t r =
+                ::pread(m_file.fd(), buf + got, n - got, static_cast<off_t>(offset + got));
             if (r < 0) {
                 if (errno == EINTR) continue;
                 return describe(m_path, "read error at byte " + std::to_string(offset + got) +
@@ -77,22 +70,22 @@ class InputFile {
     // Why the file is no longer what we started reading, or empty when it is unchanged.
     std::string changedSinceOpen() const {
         struct stat now {};
-        if (::fstat(m_fd, &now) != 0)
+        if (::fstat(m_file.fd(), &now) != 0)
             return describe(m_path, std::string("cannot stat: ") + std::strerror(errno));
-        if (now.st_size != m_start.st_size)
+        const struct stat& start = m_file.status();
+        if (now.st_size != start.st_size)
             return describe(m_path, "changed while being read (size " +
-                                        std::to_string(m_start.st_size) + " -> " +
+                                        std::to_string(start.st_size) + " -> " +
                                         std::to_string(now.st_size) + " bytes)");
-        if (now.st_mtim.tv_sec != m_start.st_mtim.tv_sec ||
-            now.st_mtim.tv_nsec != m_start.st_mtim.tv_nsec)
+        if (now.st_mtim.tv_sec != start.st_mtim.tv_sec ||
+            now.st_mtim.tv_nsec != start.st_mtim.tv_nsec)
             return describe(m_path, "changed while being read (modification time moved)");
         return {};
     }
 
   private:
     fs::path m_path;
-    int m_fd = -1;
-    struct stat m_start {};
+    detail::RegularFile m_file;
 };
 
 std::string sizeProblem(const fs::path& path, std::uint64_t size, DType dtype) {

@@ -1,5 +1,7 @@
 #include "dumpscope/scan.h"
 
+#include "regular_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -10,19 +12,6 @@
 namespace dumpscope {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-const char* kindOf(mode_t mode) {
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISDIR(mode)) return "a directory";
-    return "not a regular file";
-}
-
-} // namespace
 
 std::optional<DumpName> parseDumpName(const std::string& name) {
     static constexpr std::string_view prefix = "step_", suffix = ".bin";
@@ -99,7 +88,7 @@ RunScan scanRun(const fs::path& dir) {
             continue;
         }
         if (!S_ISREG(fst.st_mode)) {
-            scan.warnings.push_back(path.string() + ": " + kindOf(fst.st_mode) +
+            scan.warnings.push_back(path.string() + ": " + detail::fileKindOf(fst.st_mode) +
                                     ", not a regular file; not opened");
             continue;
         }
