@@ -42,6 +42,12 @@ int RegularFile::release() {
     return std::exchange(m_fd, -1);
 }
 
+void RegularFile::markNotRegular() {
+    m_error = "not a regular file";
+    m_notRegular = true;
+    m_errorNumber = 0;
+}
+
 void RegularFile::reset() {
     if (m_fd >= 0) ::close(m_fd);
     m_fd = -1;
@@ -53,6 +59,10 @@ RegularFile openRegularFile(const std::filesystem::path& path) {
     if (fd < 0) {
         file.m_errorNumber = errno;
         file.m_error = std::string("cannot open: ") + std::strerror(file.m_errorNumber);
+        // open() of a socket fails (ENXIO) before fstat() could say what it is; nothing is
+        // read from what stat() finds, it only names it.
+        if (::stat(path.c_str(), &file.m_status) == 0 && !S_ISREG(file.m_status.st_mode))
+            file.markNotRegular();
         return file;
     }
     if (::fstat(fd, &file.m_status) != 0) {
@@ -62,8 +72,7 @@ RegularFile openRegularFile(const std::filesystem::path& path) {
         return file;
     }
     if (!S_ISREG(file.m_status.st_mode)) {
-        file.m_error = "not a regular file";
-        file.m_notRegular = true;
+        file.markNotRegular();
         ::close(fd);
         return file;
     }

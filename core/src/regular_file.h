@@ -37,6 +37,7 @@ class RegularFile {
   private:
     friend RegularFile openRegularFile(const std::filesystem::path& path);
     void reset();
+    void markNotRegular();
 
     int m_fd = -1;
     struct stat m_status {};

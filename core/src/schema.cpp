@@ -1,10 +1,14 @@
 #include "dumpscope/schema.h"
 
+#include "regular_file.h"
+
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <set>
-#include <sstream>
+
+#include <unistd.h>
 
 namespace dumpscope::detail {
 extern const std::string_view kDefaultSchemaJson;
@@ -17,6 +21,7 @@ namespace {
 using nlohmann::json;
 
 std::string formatError(const std::string& source, int line, int column, const std::string& what) {
+    if (line == 0) return source + ": " + what; // about the file, not a place in its text
     return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what;
 }
 
@@ -275,12 +280,41 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
 }
 
 Schema loadSchemaFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw SchemaError(path.string(), 0, 0, "cannot open the schema file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw SchemaError(path.string(), 0, 0, "cannot read the schema file");
-    return parseSchema(text.str(), path.string());
+    const std::string source = path.string();
+    const auto refuse = [&](const std::string& what) { return SchemaError(source, 0, 0, what); };
+    const auto tooLarge = [&](const std::string& size) {
+        return refuse("the schema file is too large: " + size + " bytes, more than the " +
+                      std::to_string(kMaxSchemaFileBytes >> 20) + " MiB a schema may have");
+    };
+    // Opened as a dump is: /dev/zero would be read until memory runs out, a FIFO would block
+    // the open (and the read) until a writer comes, a directory would read as nothing.
+    const detail::RegularFile file = detail::openRegularFile(path);
+    if (file.notRegular())
+        throw refuse(std::string("the schema file is ") +
+                     detail::fileKindOf(file.status().st_mode) + ", not a regular file");
+    if (!file.isOpen())
+        throw refuse(std::string("cannot open the schema file: ") +
+                     std::strerror(file.errorNumber()));
+    const auto size = static_cast<std::uint64_t>(file.status().st_size);
+    if (size > kMaxSchemaFileBytes) throw tooLarge(std::to_string(size));
+
+    // Read to the end rather than to the size fstat() gave: a file that grows while it is read
+    // (or a /proc file that says 0) is still bounded by the limit.
+    std::string text;
+    for (;;) {
+        const std::size_t have = text.size();
+        text.resize(have + (64 << 10));
+        const ssize_t n = ::read(file.fd(), text.data() + have, text.size() - have);
+        const int error = errno;
+        text.resize(have + static_cast<std::size_t>(n > 0 ? n : 0));
+        if (n < 0 && error == EINTR) continue;
+        if (n < 0)
+            throw refuse(std::string("cannot read the schema file: ") + std::strerror(error));
+        if (n == 0) break;
+        if (text.size() > kMaxSchemaFileBytes)
+            throw tooLarge("at least " + std::to_string(text.size()));
+    }
+    return parseSchema(text, source);
 }
 
 std::string_view defaultSchemaJson() {

@@ -1,10 +1,14 @@
 // Issue 6: a malformed --schema is refused by the real dumpscope-cli with the file, the line
 // and what is wrong (exit 2, nothing compared); a shape that does not fit is reported on its
 // buffer, which is still compared flat.
+#include "dumpscope/schema.h"
+
 #include "test_support.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
 
 using namespace dumpscope::test;
 
@@ -93,4 +97,33 @@ TEST(CliSchemaErrors, AShapeThatDoesNotFitIsReportedOnItsBufferWhichIsStillCompa
     EXPECT_NE(text.out.find("shape not applied: shape [3, 2] holds 6 elements, the buffer 5"),
               std::string::npos)
         << text.out;
+}
+
+// What --schema names must be a regular file of at most 4 MiB: anything else is refused before
+// a byte of it is read (a FIFO hung the CLI, /dev/zero made it abort on std::bad_alloc), with
+// what it is and no line or column.
+TEST(CliSchemaErrors, ASchemaThatIsNotARegularFileIsRefusedUnreadWithWhatItIs) {
+    Pair pair;
+    ASSERT_EQ(::mkfifo((pair.dir / "fifo.json").c_str(), 0600), 0);
+    std::filesystem::create_directory(pair.dir / "schemas");
+    std::string big(dumpscope::kMaxSchemaFileBytes + 1, ' ');
+    writeText(pair.dir / "big.json", big);
+    const std::string dir = pair.dir.path().string();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {dir + "/fifo.json", "the schema file is a FIFO, not a regular file"},
+        {"/dev/zero", "the schema file is a character device, not a regular file"},
+        {dir + "/schemas", "the schema file is a directory, not a regular file"},
+        {dir + "/missing.json", "cannot open the schema file: No such file or directory"},
+        {dir + "/big.json", "the schema file is too large: 4194305 bytes, more than the 4 MiB a "
+                            "schema may have"},
+    };
+    for (const auto& [schema, message] : cases) {
+        SCOPED_TRACE(schema);
+        const auto r = runProcess({DUMPSCOPE_CLI_PATH, (pair.dir / "a").string(),
+                                   (pair.dir / "b").string(), "--schema", schema},
+                                  {}, 20);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(r.err, "error: schema refused: " + schema + ": " + message + "\n");
+    }
 }
