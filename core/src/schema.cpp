@@ -4,9 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
+#include <vector>
 
 #include <unistd.h>
 
@@ -56,10 +60,17 @@ class Locator {
                 if (pos == std::string_view::npos) break;
             }
         }
+        failAt(what, pos);
+    }
+
+    // Fails at byte `pos` of the text; line 1, column 1 when it is npos.
+    [[noreturn]] void failAt(const std::string& what, std::size_t pos) const {
         auto [line, column] =
             pos == std::string_view::npos ? std::pair{1, 1} : lineColumn(m_text, pos);
         throw SchemaError(m_source, line, column, what);
     }
+
+    std::string_view text() const { return m_text; }
 
   private:
     std::string_view m_text;
@@ -121,6 +132,90 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
     return spec;
 }
 
+// A group id as a message shows it: bare when it is a plain word, as in the decision tree's
+// "G → H", else JSON-quoted so that spaces, quotes and control characters stay visible.
+std::string shownId(const std::string& id) {
+    const bool plain = !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+    });
+    return plain ? id : jsonQuoted(id);
+}
+
+// Where the edge [from, to] stands in the text: the '[' of the first array after "dataflow"
+// holding exactly those two strings, whatever the whitespace; npos when it is spelled
+// differently (escapes), and the caller falls back to "dataflow" itself.
+std::size_t findEdge(std::string_view text, const std::string& from, const std::string& to) {
+    const auto skipSpace = [&](std::size_t i) {
+        while (i < text.size() &&
+               (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+            ++i;
+        return i;
+    };
+    const std::string qFrom = jsonQuoted(from), qTo = jsonQuoted(to);
+    const std::size_t flow = text.find("\"dataflow\"");
+    if (flow == std::string_view::npos) return std::string_view::npos;
+    for (std::size_t open = text.find('[', flow); open != std::string_view::npos;
+         open = text.find('[', open + 1)) {
+        std::size_t i = skipSpace(open + 1);
+        if (text.compare(i, qFrom.size(), qFrom) != 0) continue;
+        i = skipSpace(i + qFrom.size());
+        if (i >= text.size() || text[i] != ',') continue;
+        i = skipSpace(i + 1);
+        if (text.compare(i, qTo.size(), qTo) != 0) continue;
+        i = skipSpace(i + qTo.size());
+        if (i < text.size() && text[i] == ']') return open;
+    }
+    return std::string_view::npos;
+}
+
+// The root cause is the divergent group whose upstream groups are all equal. Around a cycle
+// every group has a divergent upstream, so none would be named (an empty root cause): a
+// dataflow must be acyclic, and the first cycle found is refused, named, at the edge that
+// closes it. Depth first with an explicit stack: a chain of many groups must not exhaust the
+// call stack.
+void rejectCycles(const Schema& schema, const Locator& loc) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t g = 0; g < schema.groups.size(); ++g)
+        index[schema.groups[g].id] = g;
+    std::vector<std::vector<std::size_t>> downstream(schema.groups.size());
+    for (const auto& [from, to] : schema.dataflow)
+        downstream[index.at(from)].push_back(index.at(to));
+
+    enum class Seen { no, onPath, done };
+    std::vector<Seen> seen(schema.groups.size(), Seen::no);
+    std::vector<std::pair<std::size_t, std::size_t>> path; // (group, next downstream edge)
+    for (std::size_t root = 0; root < schema.groups.size(); ++root) {
+        if (seen[root] != Seen::no) continue;
+        seen[root] = Seen::onPath;
+        path.emplace_back(root, 0);
+        while (!path.empty()) {
+            const std::size_t g = path.back().first;
+            if (path.back().second == downstream[g].size()) {
+                seen[g] = Seen::done;
+                path.pop_back();
+                continue;
+            }
+            const std::size_t next = downstream[g][path.back().second++];
+            if (seen[next] == Seen::onPath) {
+                std::string cycle;
+                bool inCycle = false;
+                for (const auto& step : path) {
+                    inCycle = inCycle || step.first == next;
+                    if (inCycle) cycle += shownId(schema.groups[step.first].id) + " → ";
+                }
+                cycle += shownId(schema.groups[next].id);
+                std::size_t at = findEdge(loc.text(), schema.groups[g].id, schema.groups[next].id);
+                if (at == std::string_view::npos) at = loc.text().find("\"dataflow\"");
+                loc.failAt("dataflow has a cycle: " + cycle, at);
+            }
+            if (seen[next] == Seen::no) {
+                seen[next] = Seen::onPath;
+                path.emplace_back(next, 0);
+            }
+        }
+    }
+}
+
 void validate(const Schema& schema, const Locator& loc) {
     std::set<std::string> ids, names, files;
     for (const auto& g : schema.groups) {
@@ -157,13 +252,11 @@ void validate(const Schema& schema, const Locator& loc) {
                 loc.fail("buffer " + jsonQuoted(b.name) + ": at most one \"*\" dimension",
                          "\"name\": " + jsonQuoted(b.name));
         }
-    for (const auto& [from, to] : schema.dataflow) {
+    for (const auto& [from, to] : schema.dataflow)
         for (const auto& id : {from, to})
             if (!ids.count(id))
                 loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
-        if (from == to)
-            loc.fail("dataflow edge from a group to itself: " + jsonQuoted(from), "\"dataflow\"");
-    }
+    rejectCycles(schema, loc);
 }
 
 } // namespace

@@ -40,7 +40,7 @@ TEST(CliSchemaErrors, EachMalformedSchemaIsRefusedWithFileLineAndWhat) {
     struct Case {
         const char* what;
         std::string text;
-        std::string where; // "schema.json:LINE:" (the column follows)
+        std::string where; // "schema.json:LINE:" (the column follows), or LINE:COLUMN:
         std::string message;
     };
     const std::vector<Case> cases{
@@ -61,6 +61,16 @@ TEST(CliSchemaErrors, EachMalformedSchemaIsRefusedWithFileLineAndWhat) {
          "\"dtype\": \"f32\",\n"
          "   \"shape\": [\"rows\"]}]}]}",
          "schema.json:", "unknown dimension \"rows\""},
+        // A cycle was accepted and gave an empty "ROOT CAUSE … group ; buffer(s)".
+        {"a cyclic dataflow",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", "
+         "\"dtype\": \"f32\"}]},\n  {\"id\": \"V\", \"buffers\": []}],\n"
+         " \"dataflow\": [[\"W\", \"V\"], [\"V\", \"W\"]]}",
+         "schema.json:4:27:", "dataflow has a cycle: W → V → W"},
+        {"a self-edge",
+         "{\"groups\": [{\"id\": \"W\", \"buffers\": [\n  {\"name\": \"x\", \"file\": \"w_x\", "
+         "\"dtype\": \"f32\"}]}],\n \"dataflow\": [[\"W\", \"W\"]]}",
+         "schema.json:3:15:", "dataflow has a cycle: W → W"},
     };
     Pair pair;
     for (const auto& c : cases) {

@@ -164,3 +164,41 @@ TEST(Schema, NumberBeyondDoubleRangeIsRefusedWhereItStands) {
         std::string::npos)
         << e.what();
 }
+
+// Around a cycle every group has a divergent upstream, so the root cause by dataflow would name
+// none (the CLI printed an empty "ROOT CAUSE", the window "only unclassified files diverge").
+TEST(Schema, ACyclicDataflowIsRefusedWithTheCycleNamedAtTheEdgeThatClosesIt) {
+    auto e = refused(R"js({"groups": [
+  {"id": "A", "buffers": []}, {"id": "B", "buffers": []},
+  {"id": "C", "buffers": []}, {"id": "D", "buffers": []}],
+ "dataflow": [["D", "A"], ["A", "B"], ["B", "C"], ["C", "A"]]})js");
+    EXPECT_EQ(std::string(e.what()), "s.json:4:51: dataflow has a cycle: A → B → C → A");
+    EXPECT_EQ(e.line, 4);
+    EXPECT_EQ(e.column, 51); // the "[" of ["C", "A"]
+}
+
+TEST(Schema, ASelfEdgeIsACycle) {
+    auto e = refused("{\"groups\": [{\"id\": \"A\", \"buffers\": []}],\n"
+                     " \"dataflow\": [[ \"A\" ,\n \"A\" ]]}");
+    EXPECT_EQ(std::string(e.what()), "s.json:2:15: dataflow has a cycle: A → A");
+}
+
+TEST(Schema, ACycleAwayFromTheFirstGroupIsNamedFromWhereItStarts) {
+    // Ids that are not plain words are quoted, so a space or a quote in one stays visible.
+    auto e = refused(R"js({"groups": [{"id": "A", "buffers": []}, {"id": "x y", "buffers": []},
+  {"id": "z", "buffers": []}],
+ "dataflow": [["A", "x y"], ["x y", "z"], ["z", "x y"]]})js");
+    EXPECT_NE(std::string(e.what()).find(": dataflow has a cycle: \"x y\" → z → \"x y\""),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.line, 3);
+}
+
+TEST(Schema, ADiamondAndParallelPathsAreNoCycle) {
+    const Schema s = parseSchema(R"js({"groups": [
+        {"id": "A", "buffers": []}, {"id": "B", "buffers": []},
+        {"id": "C", "buffers": []}, {"id": "D", "buffers": []}],
+        "dataflow": [["A", "B"], ["A", "C"], ["B", "D"], ["C", "D"], ["A", "D"], ["A", "B"]]})js",
+                                 "s.json");
+    EXPECT_EQ(s.upstreamOf("D"), (std::vector<std::string>{"B", "C", "A"}));
+}
