@@ -1,12 +1,13 @@
 #include "dumpscope/buffer_view.h"
 
+#include "regular_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,26 +70,15 @@ bool BufferView::open(const std::filesystem::path& path, DType dtype) {
     d.dtype = dtype;
     d.elementSize = dtypeSize(dtype);
     // Symlinks to regular files are followed, as the scan and the comparison follow them; what
-    // the link leads to must still be a regular file (checked with fstat below).
-    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        d.error = path.string() + ": cannot open: " + std::strerror(errno);
+    // the link leads to must still be a regular file.
+    detail::RegularFile file = detail::openRegularFile(path);
+    if (!file.isOpen()) {
+        d.error = path.string() + ": " + file.error();
         return false;
     }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        d.error = path.string() + ": cannot stat: " + std::strerror(errno);
-        ::close(fd);
-        return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        d.error = path.string() + ": not a regular file";
-        ::close(fd);
-        return false;
-    }
-    d.fd = fd;
-    d.byteSize = static_cast<std::uint64_t>(st.st_size);
-    d.mtime = st.st_mtim;
+    d.fd = file.release();
+    d.byteSize = static_cast<std::uint64_t>(file.status().st_size);
+    d.mtime = file.status().st_mtim;
     return true;
 }
 

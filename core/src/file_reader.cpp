@@ -2,6 +2,7 @@
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
 #include "dumpscope/analyze.h"
 #include "dumpscope/shape.h"
+#include "regular_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,45 +26,41 @@ namespace {
 // as 256 (measured, not explained).
 constexpr std::size_t kChunkBytes = 128 << 10;
 
-std::string describe(const fs::path& p, const std::string& what) { return p.string() + ": " + what; }
+std::string describe(const fs::path& p, const std::string& what) {
+    return p.string() + ": " + what;
+}
 
 class InputFile {
-public:
-    InputFile() = default;
-    InputFile(const InputFile&) = delete;
-    InputFile& operator=(const InputFile&) = delete;
-    ~InputFile() {
-        if (m_fd >= 0) ::close(m_fd);
-    }
-
+  public:
     // Opens read-only without blocking (a FIFO swapped in after the scan must not hang us).
     std::string open(const fs::path& path) {
         m_path = path;
-        m_fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        if (m_fd < 0) return describe(path, std::string("cannot open: ") + std::strerror(errno));
-        if (::fstat(m_fd, &m_start) != 0) return describe(path, std::string("cannot stat: ") + std::strerror(errno));
-        if (!S_ISREG(m_start.st_mode)) return describe(path, "not a regular file; not read");
-        ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        m_file = detail::openRegularFile(path);
+        if (!m_file.isOpen())
+            return describe(path, m_file.error() + (m_file.notRegular() ? "; not read" : ""));
+        ::posix_fadvise(m_file.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
         return {};
     }
 
-    std::uint64_t size() const { return static_cast<std::uint64_t>(m_start.st_size); }
+    std::uint64_t size() const { return static_cast<std::uint64_t>(m_file.status().st_size); }
 
     // Reads exactly n bytes at offset; an empty string on success, else what went wrong.
     // `shrank` is set when the file ended early (it was truncated while being read).
     std::string read(unsigned char* buf, std::size_t n, std::uint64_t offset, bool& shrank) {
         std::size_t got = 0;
         while (got < n) {
-            const ssize_t r = ::pread(m_fd, buf + got, n - got, static_cast<off_t>(offset + got));
+            const ssize_t r =
+                ::pread(m_file.fd(), buf + got, n - got, static_cast<off_t>(offset + got));
             if (r < 0) {
                 if (errno == EINTR) continue;
-                return describe(m_path, "read error at byte " + std::to_string(offset + got) + ": " +
-                                            std::strerror(errno));
+                return describe(m_path, "read error at byte " + std::to_string(offset + got) +
+                                            ": " + std::strerror(errno));
             }
             if (r == 0) {
                 shrank = true;
                 return describe(m_path, "ended at byte " + std::to_string(offset + got) +
-                                            " while being read (expected " + std::to_string(size()) + ")");
+                                            " while being read (expected " +
+                                            std::to_string(size()) + ")");
             }
             got += static_cast<std::size_t>(r);
         }
@@ -73,26 +70,30 @@ public:
     // Why the file is no longer what we started reading, or empty when it is unchanged.
     std::string changedSinceOpen() const {
         struct stat now {};
-        if (::fstat(m_fd, &now) != 0) return describe(m_path, std::string("cannot stat: ") + std::strerror(errno));
-        if (now.st_size != m_start.st_size)
-            return describe(m_path, "changed while being read (size " + std::to_string(m_start.st_size) +
-                                        " -> " + std::to_string(now.st_size) + " bytes)");
-        if (now.st_mtim.tv_sec != m_start.st_mtim.tv_sec || now.st_mtim.tv_nsec != m_start.st_mtim.tv_nsec)
+        if (::fstat(m_file.fd(), &now) != 0)
+            return describe(m_path, std::string("cannot stat: ") + std::strerror(errno));
+        const struct stat& start = m_file.status();
+        if (now.st_size != start.st_size)
+            return describe(m_path, "changed while being read (size " +
+                                        std::to_string(start.st_size) + " -> " +
+                                        std::to_string(now.st_size) + " bytes)");
+        if (now.st_mtim.tv_sec != start.st_mtim.tv_sec ||
+            now.st_mtim.tv_nsec != start.st_mtim.tv_nsec)
             return describe(m_path, "changed while being read (modification time moved)");
         return {};
     }
 
-private:
+  private:
     fs::path m_path;
-    int m_fd = -1;
-    struct stat m_start {};
+    detail::RegularFile m_file;
 };
 
 std::string sizeProblem(const fs::path& path, std::uint64_t size, DType dtype) {
     const auto es = dtypeSize(dtype);
     if (size % es == 0) return {};
-    return describe(path, "size " + std::to_string(size) + " bytes is not a multiple of the element size " +
-                              std::to_string(es) + " (" + std::string(dtypeName(dtype)) + ")");
+    return describe(path, "size " + std::to_string(size) +
+                              " bytes is not a multiple of the element size " + std::to_string(es) +
+                              " (" + std::string(dtypeName(dtype)) + ")");
 }
 
 BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
@@ -111,7 +112,8 @@ BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
 
 } // namespace
 
-BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, const CompareOptions& options) {
+BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype,
+                          const CompareOptions& options) {
     if (a.empty()) return oneSided(b, dtype, false);
     if (b.empty()) return oneSided(a, dtype, true);
 
@@ -139,7 +141,8 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, con
     bool shrank = false;
 
     for (std::uint64_t i = 0; i < common; i += chunkElems) {
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunkElems, common - i));
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(chunkElems, common - i));
         if (auto e = fa.read(bufA.get(), n * es, i * es, shrank); !e.empty())
             return fail(shrank ? Status::changed_while_reading : Status::error, e);
         if (auto e = fb.read(bufB.get(), n * es, i * es, shrank); !e.empty())
@@ -150,7 +153,8 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, con
     for (auto* side : {&fa, &fb}) {
         const std::uint64_t n = side == &fa ? nA : nB;
         for (std::uint64_t i = common; i < n; i += chunkElems) {
-            const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunkElems, n - i));
+            const std::size_t len =
+                static_cast<std::size_t>(std::min<std::uint64_t>(chunkElems, n - i));
             if (auto e = side->read(bufA.get(), len * es, i * es, shrank); !e.empty())
                 return fail(shrank ? Status::changed_while_reading : Status::error, e);
             if (side == &fa)
@@ -160,7 +164,8 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype, con
         }
     }
     for (auto* side : {&fa, &fb})
-        if (auto e = side->changedSinceOpen(); !e.empty()) return fail(Status::changed_while_reading, e);
+        if (auto e = side->changedSinceOpen(); !e.empty())
+            return fail(Status::changed_while_reading, e);
 
     r.stats = acc.finish();
     r.status = nA != nB ? Status::length_mismatch : r.stats.nDiff ? Status::diverge : Status::equal;

@@ -1,5 +1,7 @@
 #include "dumpscope/scan.h"
 
+#include "regular_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -11,25 +13,14 @@ namespace dumpscope {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-const char* kindOf(mode_t mode) {
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISDIR(mode)) return "a directory";
-    return "not a regular file";
-}
-
-} // namespace
-
 std::optional<DumpName> parseDumpName(const std::string& name) {
     static constexpr std::string_view prefix = "step_", suffix = ".bin";
-    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+    if (name.size() <= prefix.size() + suffix.size() ||
+        name.compare(0, prefix.size(), prefix) != 0 ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
         return std::nullopt;
-    const std::string_view body(name.data() + prefix.size(), name.size() - prefix.size() - suffix.size());
+    const std::string_view body(name.data() + prefix.size(),
+                                name.size() - prefix.size() - suffix.size());
     const auto underscore = body.find('_');
     if (underscore == 0 || underscore == std::string_view::npos || underscore + 1 >= body.size())
         return std::nullopt;
@@ -51,8 +42,9 @@ RunScan scanRun(const fs::path& dir) {
     scan.dir = dir;
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) {
-        scan.error = dir.string() + ": " +
-                     (errno == ENOENT ? std::string("no such run directory") : std::strerror(errno));
+        scan.error =
+            dir.string() + ": " +
+            (errno == ENOENT ? std::string("no such run directory") : std::strerror(errno));
         return scan;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -74,7 +66,8 @@ RunScan scanRun(const fs::path& dir) {
             break;
         }
         const std::string name = entry->d_name;
-        if (name.rfind("step_", 0) != 0 || name.size() < 4 || name.substr(name.size() - 4) != ".bin")
+        if (name.rfind("step_", 0) != 0 || name.size() < 4 ||
+            name.substr(name.size() - 4) != ".bin")
             continue;
         const fs::path path = dir / name;
         auto parsed = parseDumpName(name);
@@ -95,7 +88,8 @@ RunScan scanRun(const fs::path& dir) {
             continue;
         }
         if (!S_ISREG(fst.st_mode)) {
-            scan.warnings.push_back(path.string() + ": " + kindOf(fst.st_mode) + ", not a regular file; not opened");
+            scan.warnings.push_back(path.string() + ": " + detail::fileKindOf(fst.st_mode) +
+                                    ", not a regular file; not opened");
             continue;
         }
         DumpFile file;
@@ -104,7 +98,8 @@ RunScan scanRun(const fs::path& dir) {
         file.fileName = name;
         file.path = path;
         file.size = static_cast<std::uint64_t>(fst.st_size);
-        file.mtimeNs = static_cast<std::int64_t>(fst.st_mtim.tv_sec) * 1000000000 + fst.st_mtim.tv_nsec;
+        file.mtimeNs =
+            static_cast<std::int64_t>(fst.st_mtim.tv_sec) * 1000000000 + fst.st_mtim.tv_nsec;
         scan.files.emplace(std::pair{file.step, file.rest}, std::move(file));
     }
     ::closedir(d);

@@ -24,8 +24,9 @@ SchemaError refused(const std::string& text) {
 TEST(Schema, DefaultSchemaIsTheReferences) {
     const Schema& s = defaultSchema();
     ASSERT_EQ(s.groups.size(), 5u);
-    const char* labels[] = {"G (PER replay sample)", "H (head fwd outputs)", "I (pre-reduce grad scratch)",
-                            "J (per-head grad_h_t)", "K (outcome head inputs)"};
+    const char* labels[] = {"G (PER replay sample)", "H (head fwd outputs)",
+                            "I (pre-reduce grad scratch)", "J (per-head grad_h_t)",
+                            "K (outcome head inputs)"};
     const std::size_t counts[] = {6, 5, 11, 6, 3};
     std::size_t total = 0;
     for (std::size_t g = 0; g < 5; ++g) {
@@ -91,7 +92,8 @@ TEST(Schema, UnknownElementTypeIsRefusedWhereItStands) {
     auto e = refused("{\"groups\": [{\"id\": \"A\", \"buffers\": [\n"
                      "  {\"name\": \"x\", \"file\": \"a_x\", \"dtype\": \"f33\"}]}]}");
     EXPECT_EQ(e.line, 2);
-    EXPECT_NE(std::string(e.what()).find("unknown element type \"f33\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown element type \"f33\""), std::string::npos)
+        << e.what();
 }
 
 TEST(Schema, DuplicatesAreRefused) {
@@ -104,25 +106,37 @@ TEST(Schema, DuplicatesAreRefused) {
         {"name": "x", "file": "a_x", "dtype": "f32"}]}, {"id": "B", "buffers": [
         {"name": "y", "file": "a_x", "dtype": "f32"}]}]})js");
     EXPECT_NE(std::string(files.what()).find("duplicate buffer file \"a_x\""), std::string::npos);
-    auto groups = refused(R"js({"groups": [{"id": "A", "buffers": []}, {"id": "A", "buffers": []}]})js");
+    auto groups =
+        refused(R"js({"groups": [{"id": "A", "buffers": []}, {"id": "A", "buffers": []}]})js");
     EXPECT_NE(std::string(groups.what()).find("duplicate group id"), std::string::npos);
 }
 
 TEST(Schema, StructuralMistakesAreRefused) {
-    EXPECT_NE(std::string(refused("[1, 2]").what()).find("must be a JSON object"), std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": []})js").what()).find("non-empty array"), std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": [{"buffers": []}]})js").what()).find("missing \"id\""),
+    EXPECT_NE(std::string(refused("[1, 2]").what()).find("must be a JSON object"),
               std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "dtype": "f32"}]}]})js").what())
-                  .find("missing \"file\""),
+    EXPECT_NE(std::string(refused(R"js({"groups": []})js").what()).find("non-empty array"),
               std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": [{"id": "A", "buffers": []}], "dataflow": [["A", "Z"]]})js").what())
-                  .find("unknown group \"Z\""),
-              std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": [{"id": "A", "buffers": []}], "colour": 1})js").what())
-                  .find("unknown key \"colour\""),
-              std::string::npos);
-    EXPECT_NE(std::string(refused(R"js({"groups": [{"id": "other", "buffers": []}]})js").what()).find("reserved"),
+    EXPECT_NE(
+        std::string(refused(R"js({"groups": [{"buffers": []}]})js").what()).find("missing \"id\""),
+        std::string::npos);
+    EXPECT_NE(
+        std::string(
+            refused(R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "dtype": "f32"}]}]})js")
+                .what())
+            .find("missing \"file\""),
+        std::string::npos);
+    EXPECT_NE(
+        std::string(
+            refused(R"js({"groups": [{"id": "A", "buffers": []}], "dataflow": [["A", "Z"]]})js")
+                .what())
+            .find("unknown group \"Z\""),
+        std::string::npos);
+    EXPECT_NE(
+        std::string(refused(R"js({"groups": [{"id": "A", "buffers": []}], "colour": 1})js").what())
+            .find("unknown key \"colour\""),
+        std::string::npos);
+    EXPECT_NE(std::string(refused(R"js({"groups": [{"id": "other", "buffers": []}]})js").what())
+                  .find("reserved"),
               std::string::npos);
 }
 
@@ -145,7 +159,46 @@ TEST(Schema, NumberBeyondDoubleRangeIsRefusedWhereItStands) {
     e = refused("{\"groups\": [{\"id\": \"A\", \"buffers\": []}],\n \"version\": -1e400}");
     EXPECT_EQ(e.line, 2);
     EXPECT_EQ(e.column, 13); // the "-" of -1e400
-    EXPECT_NE(std::string(e.what()).find("s.json:2:13: invalid JSON: number overflow parsing '-1e400'"),
+    EXPECT_NE(
+        std::string(e.what()).find("s.json:2:13: invalid JSON: number overflow parsing '-1e400'"),
+        std::string::npos)
+        << e.what();
+}
+
+// Around a cycle every group has a divergent upstream, so the root cause by dataflow would name
+// none (the CLI printed an empty "ROOT CAUSE", the window "only unclassified files diverge").
+TEST(Schema, ACyclicDataflowIsRefusedWithTheCycleNamedAtTheEdgeThatClosesIt) {
+    auto e = refused(R"js({"groups": [
+  {"id": "A", "buffers": []}, {"id": "B", "buffers": []},
+  {"id": "C", "buffers": []}, {"id": "D", "buffers": []}],
+ "dataflow": [["D", "A"], ["A", "B"], ["B", "C"], ["C", "A"]]})js");
+    EXPECT_EQ(std::string(e.what()), "s.json:4:51: dataflow has a cycle: A → B → C → A");
+    EXPECT_EQ(e.line, 4);
+    EXPECT_EQ(e.column, 51); // the "[" of ["C", "A"]
+}
+
+TEST(Schema, ASelfEdgeIsACycle) {
+    auto e = refused("{\"groups\": [{\"id\": \"A\", \"buffers\": []}],\n"
+                     " \"dataflow\": [[ \"A\" ,\n \"A\" ]]}");
+    EXPECT_EQ(std::string(e.what()), "s.json:2:15: dataflow has a cycle: A → A");
+}
+
+TEST(Schema, ACycleAwayFromTheFirstGroupIsNamedFromWhereItStarts) {
+    // Ids that are not plain words are quoted, so a space or a quote in one stays visible.
+    auto e = refused(R"js({"groups": [{"id": "A", "buffers": []}, {"id": "x y", "buffers": []},
+  {"id": "z", "buffers": []}],
+ "dataflow": [["A", "x y"], ["x y", "z"], ["z", "x y"]]})js");
+    EXPECT_NE(std::string(e.what()).find(": dataflow has a cycle: \"x y\" → z → \"x y\""),
               std::string::npos)
         << e.what();
+    EXPECT_EQ(e.line, 3);
+}
+
+TEST(Schema, ADiamondAndParallelPathsAreNoCycle) {
+    const Schema s = parseSchema(R"js({"groups": [
+        {"id": "A", "buffers": []}, {"id": "B", "buffers": []},
+        {"id": "C", "buffers": []}, {"id": "D", "buffers": []}],
+        "dataflow": [["A", "B"], ["A", "C"], ["B", "D"], ["C", "D"], ["A", "D"], ["A", "B"]]})js",
+                                 "s.json");
+    EXPECT_EQ(s.upstreamOf("D"), (std::vector<std::string>{"B", "C", "A"}));
 }

@@ -1,15 +1,18 @@
 // Fuzzes the JSON schema loader (--schema FILE): any bytes either give a Schema that holds what
-// validate() promises or throw SchemaError naming the source; nothing else may escape, and no
-// input may crash, hang or read out of bounds. A parsed schema is then used the way an analysis
-// uses it: file lookups, upstream groups, and shape resolution against made-up element counts.
+// validate() promises (an acyclic dataflow among them) or throw SchemaError naming the source;
+// nothing else may escape, and no input may crash, hang or read out of bounds. A parsed schema is
+// then used the way an analysis uses it: file lookups, upstream groups, and shape resolution
+// against made-up element counts.
 #include "dumpscope/schema.h"
 #include "dumpscope/shape.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace dumpscope;
 
@@ -19,7 +22,32 @@ void check(bool ok) {
     if (!ok) std::abort(); // an invariant broke: libFuzzer reports it as a crash
 }
 
+// validate() promised an acyclic dataflow between known groups: taking away, again and again,
+// the groups that have no upstream left must take them all.
+void checkAcyclic(const Schema& schema) {
+    std::map<std::string, std::size_t> upstream;
+    for (const auto& g : schema.groups)
+        upstream[g.id] = 0;
+    for (const auto& [from, to] : schema.dataflow) {
+        check(upstream.count(from) && upstream.count(to));
+        ++upstream[to];
+    }
+    std::vector<std::string> ready;
+    for (const auto& [id, n] : upstream)
+        if (n == 0) ready.push_back(id);
+    std::size_t taken = 0;
+    while (!ready.empty()) {
+        const std::string id = ready.back();
+        ready.pop_back();
+        ++taken;
+        for (const auto& [from, to] : schema.dataflow)
+            if (from == id && --upstream[to] == 0) ready.push_back(to);
+    }
+    check(taken == schema.groups.size());
+}
+
 void exercise(const Schema& schema, std::size_t inputSize) {
+    checkAcyclic(schema);
     for (const auto& g : schema.groups) {
         check(!g.id.empty() && !g.label.empty());
         check(schema.group(g.id) == &g);

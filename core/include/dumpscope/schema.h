@@ -2,6 +2,7 @@
 
 #include "dumpscope/dtype.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -13,8 +14,8 @@
 namespace dumpscope {
 
 struct BufferSpec {
-    std::string name;  // logical name, e.g. "q_logits"
-    std::string file;  // on-disk basename after "step_<N>_", e.g. "h_q_logits"
+    std::string name; // logical name, e.g. "q_logits"
+    std::string file; // on-disk basename after "step_<N>_", e.g. "h_q_logits"
     DType dtype = DType::f32;
     // Optional shape, outermost first: each dimension a number, a symbol of Schema::dims, or
     // "*" (whatever is left; at most once). Empty: a flat buffer.
@@ -49,8 +50,10 @@ struct Schema {
 };
 
 // A schema that could not be loaded: names the source, line and column and what is wrong.
+// Line and column are 0 when the file itself is refused (missing, not a regular file, too
+// large), and the message then reads "SOURCE: what".
 class SchemaError : public std::runtime_error {
-public:
+  public:
     SchemaError(const std::string& source, int line, int column, const std::string& what);
     std::string source;
     int line = 0;
@@ -62,7 +65,13 @@ const Schema& defaultSchema();
 // The default schema's JSON text, as shipped in resources/schema/default_schema.json.
 std::string_view defaultSchemaJson();
 
+// The largest schema file loadSchemaFile() reads. A schema is kilobytes (the default one is
+// about 4 KiB); the limit keeps a file named by mistake from being read into memory whole.
+inline constexpr std::uint64_t kMaxSchemaFileBytes = std::uint64_t{4} << 20;
+
 Schema parseSchema(std::string_view json, const std::string& sourceName);
+// Reads a regular file (symlinks followed) of at most kMaxSchemaFileBytes and parses it; a
+// directory, FIFO, device or socket is refused without being read.
 Schema loadSchemaFile(const std::filesystem::path& path);
 
 } // namespace dumpscope

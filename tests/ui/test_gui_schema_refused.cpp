@@ -1,0 +1,56 @@
+// The real dumpscope binary opening a pair with a --schema it must refuse: it says why on
+// stderr and exits 2 before a window exists, instead of hanging on a FIFO, aborting on
+// /dev/zero or showing an analysis whose dataflow has a cycle ("only unclassified files
+// diverge"). --screenshot makes an accepted schema end the run too, with exit 0 and a picture,
+// so a regression fails here rather than waiting for the timeout.
+#include "test_support.h"
+
+#include "dumpscope/schema.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
+
+using dumpscope::test::TempDir;
+
+TEST(GuiBinary, APairWithASchemaItMustRefuseSaysWhyAndExits) {
+    TempDir dir;
+    dumpscope::test::writeDump(dir / "a", 0, "a_x", std::vector<float>{1, 2});
+    dumpscope::test::writeDump(dir / "b", 0, "a_x", std::vector<float>{1, 3});
+    dumpscope::test::writeDump(dir / "a", 0, "b_y", std::vector<float>{1});
+    dumpscope::test::writeDump(dir / "b", 0, "b_y", std::vector<float>{2});
+    ASSERT_EQ(::mkfifo((dir / "fifo.json").c_str(), 0600), 0);
+    std::filesystem::create_directory(dir / "schemas");
+    dumpscope::test::writeText(dir / "cycle.json", R"js({"groups": [
+  {"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32"}]},
+  {"id": "B", "buffers": [{"name": "y", "file": "b_y", "dtype": "f32"}]}],
+ "dataflow": [["A", "B"], ["B", "A"]]})js");
+
+    const std::string d = dir.path().string();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {d + "/fifo.json", d + "/fifo.json: the schema file is a FIFO, not a regular file"},
+        {"/dev/zero", "/dev/zero: the schema file is a character device, not a regular file"},
+        {d + "/schemas", d + "/schemas: the schema file is a directory, not a regular file"},
+        {d + "/cycle.json", d + "/cycle.json:4:27: dataflow has a cycle: A → B → A"},
+    };
+    TempDir home;
+    for (const auto& [schema, message] : cases) {
+        SCOPED_TRACE(schema);
+        const auto r = dumpscope::test::runProcess(
+            {DUMPSCOPE_GUI_PATH, d + "/a", d + "/b", "--schema", schema, "--screenshot",
+             (home / "shot.png").string()},
+            {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()}, 30);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        // Qt may say something of its own first (XDG_RUNTIME_DIR not set); the message ends it.
+        const std::string said = "dumpscope: " + message + "\n";
+        EXPECT_TRUE(r.err.size() >= said.size() &&
+                    r.err.compare(r.err.size() - said.size(), said.size(), said) == 0)
+            << r.err;
+        EXPECT_FALSE(std::filesystem::exists(home / "shot.png")) << "the window was shown";
+    }
+}
