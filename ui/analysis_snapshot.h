@@ -1,23 +1,48 @@
 #pragma once
 
+#include "dumpscope/analyze.h"
 #include "dumpscope/result.h"
 
 #include <QMetaType>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
+
+// What changed from one snapshot of an analysis to the next, so that a model showing the
+// earlier one updates the cells and rows that changed instead of all of them.
+struct SnapshotChanges {
+    std::uint64_t since = 0;                    // AnalysisSnapshot::serial of the earlier one
+    std::vector<std::size_t> buffers;           // compared since then, ascending
+    std::vector<dumpscope::CellPosition> cells; // matrix cells that changed, in matrix order
+};
 
 // One frame of an analysis in flight, immutable once published: the models and panels hold on
 // to it while the worker builds the next one, so nothing is ever shared mutably across threads.
+// Consecutive snapshots share the chunks of buffers and matrix rows that did not change
+// (dumpscope::ChunkedVector), so publishing one costs what changed, not the whole run.
 struct AnalysisSnapshot {
     std::shared_ptr<const dumpscope::Analysis> analysis;
     std::size_t nDone = 0;
     std::size_t total = 0;
     bool finished = false; // analyze() returned and was not cancelled: the verdict is final
+    // Unique in the process for the worker's snapshots; 0 for any other (nothing is known of
+    // what came before it).
+    std::uint64_t serial = 0;
+    std::optional<SnapshotChanges> changes; // since the previous snapshot of the same analysis
 
     // Compared yet: until then a buffer's status is plan()'s placeholder, not a result.
     bool isDone(std::size_t bufferIndex) const {
         return bufferIndex < analysis->buffers.size() && !analysis->buffers[bufferIndex].pending;
+    }
+    // The changes from `previous` to this snapshot, or null when they are not known (another
+    // analysis, a snapshot skipped, or the final one): then everything may have changed.
+    const SnapshotChanges* changesSince(const AnalysisSnapshot* previous) const {
+        return previous && previous->serial != 0 && changes && changes->since == previous->serial
+                   ? &*changes
+                   : nullptr;
     }
 };
 

@@ -11,6 +11,8 @@
 #include <exception>
 #include <filesystem>
 #include <thread>
+#include <utility>
+#include <vector>
 
 struct AnalysisWorker::Job : BackgroundJob {
     quint64 sequence = 0;
@@ -22,18 +24,57 @@ struct AnalysisWorker::Job : BackgroundJob {
 
 namespace {
 
-SnapshotPtr makeSnapshot(const dumpscope::Analysis& live, std::size_t nDone, std::size_t total,
-                         bool finished) {
-    auto analysis = std::make_shared<dumpscope::Analysis>(live);
-    // Rebuilds the matrix from the buffers compared so far; the others are still pending.
-    if (!finished) dumpscope::summarize(*analysis);
+// Process-wide, so that a snapshot's `since` can only name a snapshot of the same analysis.
+std::atomic<std::uint64_t> g_lastSerial{0};
+
+std::shared_ptr<AnalysisSnapshot> makeSnapshot(std::shared_ptr<const dumpscope::Analysis> analysis,
+                                               std::size_t nDone, std::size_t total,
+                                               bool finished) {
     auto snapshot = std::make_shared<AnalysisSnapshot>();
     snapshot->analysis = std::move(analysis);
     snapshot->nDone = nDone;
     snapshot->total = total;
     snapshot->finished = finished;
+    snapshot->serial = ++g_lastSerial;
     return snapshot;
 }
+
+// The live analysis the progress snapshots are taken of, on the job's thread. Each snapshot is
+// a copy of it, which shares every chunk of buffers and matrix rows with the previous one
+// but those written since; the matrix is brought up to date for the buffers compared since.
+class LiveAnalysis {
+  public:
+    explicit LiveAnalysis(dumpscope::Analysis planned) : m_live(std::move(planned)) {}
+    std::size_t size() const { return m_live.buffers.size(); }
+
+    void setCompared(std::size_t index, const dumpscope::BufferResult& result) {
+        // plan() and analyze() list the buffers in the same order; the check guards against a
+        // directory that changed between the two scans (the final snapshot is exact anyway).
+        if (index >= m_live.buffers.size()) return;
+        const dumpscope::BufferResult& planned = std::as_const(m_live.buffers)[index];
+        if (!planned.pending || planned.step != result.step || planned.name != result.name) return;
+        m_live.buffers[index] = result;
+        m_compared.push_back(index);
+    }
+
+    SnapshotPtr snapshot(std::size_t nDone, std::size_t total) {
+        SnapshotChanges changes;
+        changes.since = m_lastSerial;
+        changes.cells = dumpscope::summarizeCompared(m_live, m_compared);
+        std::sort(m_compared.begin(), m_compared.end());
+        changes.buffers = std::exchange(m_compared, {});
+        auto snapshot =
+            makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone, total, false);
+        if (m_lastSerial != 0) snapshot->changes = std::move(changes);
+        m_lastSerial = snapshot->serial;
+        return snapshot;
+    }
+
+  private:
+    dumpscope::Analysis m_live;
+    std::vector<std::size_t> m_compared; // since the last snapshot
+    std::uint64_t m_lastSerial = 0;
+};
 
 } // namespace
 
@@ -103,24 +144,16 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
     };
     try {
         const dumpscope::AnalyzeOptions& options = job->options;
-        dumpscope::Analysis live = dumpscope::plan(job->runA, job->runB, options);
-        std::size_t nDone = 0, total = live.buffers.size();
-        auto first = makeSnapshot(live, 0, total, false);
+        LiveAnalysis live(dumpscope::plan(job->runA, job->runB, options));
+        auto first = live.snapshot(0, live.size());
         post([this, seq, first] { emit planned(seq, first); });
 
         auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
                             std::size_t doneCount, std::size_t totalCount) {
             if (job->stop) return false;
-            // plan() and analyze() list the buffers in the same order; the check guards against
-            // a directory that changed between the two scans (the final snapshot is exact anyway).
-            if (index < live.buffers.size() && live.buffers[index].step == result.step &&
-                live.buffers[index].name == result.name) {
-                live.buffers[index] = result;
-            }
-            nDone = doneCount;
-            total = totalCount;
+            live.setCompared(index, result);
             if (!job->snapshotInFlight.exchange(true)) {
-                auto snapshot = makeSnapshot(live, nDone, total, false);
+                auto snapshot = live.snapshot(doneCount, totalCount);
                 post([this, seq, snapshot, job] {
                     job->snapshotInFlight = false;
                     emit progressed(seq, snapshot);
@@ -136,7 +169,8 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             });
         } else {
             const std::size_t n = result.buffers.size();
-            auto final = makeSnapshot(result, n, n, true);
+            auto final = makeSnapshot(
+                std::make_shared<const dumpscope::Analysis>(std::move(result)), n, n, true);
             post([this, seq, final] {
                 m_running = false;
                 emit finished(seq, final);

@@ -61,15 +61,38 @@ BufferListModel::BufferListModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> buffers) {
     if (snapshot && buffers == m_buffers && !buffers.empty()) {
+        const SnapshotChanges* changes = snapshot->changesSince(m_snapshot.get());
         m_snapshot = std::move(snapshot);
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        if (changes && m_buffersSorted)
+            signalRows(changes->buffers);
+        else
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         return;
     }
     beginResetModel();
     m_snapshot = std::move(snapshot);
     m_buffers = m_snapshot ? std::move(buffers) : std::vector<std::size_t>{};
+    m_buffersSorted = std::is_sorted(m_buffers.begin(), m_buffers.end());
     updateGrowth();
     endResetModel();
+}
+
+// The rows of the buffers compared since the previous snapshot, one signal per run of adjacent
+// rows: the cost of a snapshot is in what changed, not in the cell's size.
+void BufferListModel::signalRows(const std::vector<std::size_t>& changedBuffers) {
+    std::vector<int> rows;
+    for (std::size_t b : changedBuffers) {
+        const auto it = std::lower_bound(m_buffers.begin(), m_buffers.end(), b);
+        if (it != m_buffers.end() && *it == b)
+            rows.push_back(static_cast<int>(it - m_buffers.begin()));
+    }
+    for (std::size_t i = 0; i < rows.size();) {
+        std::size_t j = i + 1;
+        while (j < rows.size() && rows[j] == rows[j - 1] + 1)
+            ++j;
+        emit dataChanged(index(rows[i], 0), index(rows[j - 1], ColumnCount - 1));
+        i = j;
+    }
 }
 
 void BufferListModel::updateGrowth() {

@@ -42,7 +42,8 @@ class BufferListModel : public QAbstractTableModel {
     explicit BufferListModel(QObject* parent = nullptr);
 
     // Lists `buffers` (indices into the snapshot's Analysis::buffers). A new snapshot of the
-    // same list only refreshes the values.
+    // same list only refreshes the values: for the next snapshot of the same analysis, those of
+    // the rows whose buffers were compared since.
     void setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> buffers);
     void clear();
     // Row of the buffer named `name`, or -1.
@@ -63,9 +64,11 @@ class BufferListModel : public QAbstractTableModel {
     GrowthSparkline sparkline(const dumpscope::BufferResult& buffer) const;
     QString growthToolTip(const dumpscope::BufferResult& buffer) const;
     void updateGrowth();
+    void signalRows(const std::vector<std::size_t>& changedBuffers);
 
     SnapshotPtr m_snapshot;
     std::vector<std::size_t> m_buffers;
+    bool m_buffersSorted = true; // m_buffers ascending (a cell's are): rows found by bisection
     // growthSeries() of m_snapshot's analysis, computed once per analysis, by (group, name).
     std::shared_ptr<const dumpscope::Analysis> m_growthOf;
     std::vector<dumpscope::GrowthSeries> m_growth;

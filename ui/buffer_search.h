@@ -4,6 +4,7 @@
 
 #include <QLineEdit>
 
+#include <cstdint>
 #include <optional>
 
 class QCompleter;
@@ -45,4 +46,5 @@ class BufferSearch : public QLineEdit {
     QStringListModel* m_names;
     QCompleter* m_completer;
     QSortFilterProxyModel* m_proxy = nullptr;
+    std::uint64_t m_namesOf = 0; // serial of the snapshot the names were listed from, or 0
 };

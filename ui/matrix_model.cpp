@@ -27,7 +27,15 @@ void MatrixModel::setSnapshot(SnapshotPtr snapshot) {
         if (rows > 0) columns = static_cast<int>(snapshot->analysis->matrix.front().cells.size());
     }
     if (rows == m_rows && columns == m_columns && rows > 0 && columns > 0) {
+        const SnapshotChanges* changes = snapshot->changesSince(m_snapshot.get());
         m_snapshot = std::move(snapshot);
+        if (changes) {
+            // The next snapshot of the same analysis: only its changed cells are signalled, so
+            // a snapshot costs the cells that changed, not the whole matrix. The headers change
+            // only with the final verdict, which comes without changes.
+            signalCells(changes->cells);
+            return;
+        }
         emit dataChanged(index(0, 0), index(rows - 1, columns - 1));
         emit headerDataChanged(Qt::Vertical, 0, rows - 1);
         emit headerDataChanged(Qt::Horizontal, 0, columns - 1);
@@ -38,6 +46,21 @@ void MatrixModel::setSnapshot(SnapshotPtr snapshot) {
     m_rows = rows;
     m_columns = columns;
     endResetModel();
+}
+
+void MatrixModel::signalCells(const std::vector<dumpscope::CellPosition>& cells) {
+    // One signal per run of adjacent cells of a row.
+    for (std::size_t i = 0; i < cells.size();) {
+        std::size_t j = i + 1;
+        while (j < cells.size() && cells[j].row == cells[i].row &&
+               cells[j].column == cells[j - 1].column + 1)
+            ++j;
+        const int row = static_cast<int>(cells[i].row);
+        if (row < m_rows && static_cast<int>(cells[j - 1].column) < m_columns)
+            emit dataChanged(index(row, static_cast<int>(cells[i].column)),
+                             index(row, static_cast<int>(cells[j - 1].column)));
+        i = j;
+    }
 }
 
 void MatrixModel::clear() {

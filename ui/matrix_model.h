@@ -6,10 +6,12 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 // The step x group matrix: one row per step found, one column per schema group (plus "other").
 // Fed whole snapshots; while the shape stays the same it only signals dataChanged, so the
-// selection survives the analysis filling in.
+// selection survives the analysis filling in, and for the next snapshot of the same analysis
+// only over the cells that changed.
 class MatrixModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -49,6 +51,7 @@ class MatrixModel : public QAbstractTableModel {
                         int role = Qt::DisplayRole) const override;
 
   private:
+    void signalCells(const std::vector<dumpscope::CellPosition>& cells);
     bool isPending(const dumpscope::GroupCell& cell) const;
     bool isRootCause(int row, const dumpscope::GroupCell& cell) const;
     // The verdict's culprit row for the cell when the cell is at the first divergent step.

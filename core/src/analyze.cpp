@@ -133,6 +133,8 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             if (stop.load(std::memory_order_relaxed)) return;
             const std::size_t i = next.fetch_add(1);
             if (i >= total) return;
+            // No copy of `an` exists while the pool runs, so its chunks are its own and taking a
+            // slot never replaces one: the threads write distinct elements, as in a vector.
             BufferResult& slot = an.buffers[i];
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
             BufferResult r = options.cache ? options.cache->compare(p.paths[i].a, p.paths[i].b, slot.dtype, compare)

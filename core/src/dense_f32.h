@@ -44,7 +44,7 @@ struct DenseF32Block {
     static constexpr std::size_t kMax = 1024; // one 4 KiB compare block of float32
     static constexpr std::size_t kLanes = 4;
     static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
-    static constexpr std::size_t kUlpBins = std::tuple_size_v<decltype(UlpHistogram::counts)>;
+    static constexpr std::size_t kUlpBins = UlpHistogram::kBins;
 
     // Within this ULP distance a - b is exact in float32: with equal signs the larger magnitude
     // is at most twice the smaller (Sterbenz), across the sign both are denormal.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <utility>
 
 namespace dumpscope {
 
@@ -63,7 +65,7 @@ void summarize(Analysis& an) {
         an.matrix.push_back(std::move(sr));
     }
     for (std::size_t i = 0; i < an.buffers.size(); ++i) {
-        const BufferResult& b = an.buffers[i];
+        const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk still
         auto it = row.find(b.step);
         if (it == row.end()) continue;
         for (auto& cell : an.matrix[it->second].cells) {
@@ -82,6 +84,78 @@ void summarize(Analysis& an) {
         }
     }
     an.verdict = decide(an);
+}
+
+namespace {
+
+std::optional<CellPosition> cellOf(const Analysis& an, const BufferResult& b) {
+    const auto step = std::lower_bound(an.steps.begin(), an.steps.end(), b.step);
+    if (step == an.steps.end() || *step != b.step) return std::nullopt;
+    const auto row = static_cast<std::size_t>(step - an.steps.begin());
+    if (row >= an.matrix.size()) return std::nullopt;
+    const auto& cells = an.matrix[row].cells;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        if (cells[c].group == b.group) return CellPosition{row, c};
+    return std::nullopt;
+}
+
+// Whether decide() can read differently once `b` is compared, when `v` is its verdict over the
+// buffers compared before: what decide() reads of a compared buffer, case by case. The other
+// buffers it reads (and errorA/B, the schema) did not change.
+bool mayChangeVerdict(const Analysis& an, const Verdict& v, const BufferResult& b) {
+    if (v.decisionCase == DecisionCase::not_compared) return false; // decided by the runs alone
+    const auto& first = v.firstDivergentStep;
+    if (first && b.step == *first) return true;            // culprits and root cause
+    if (isError(b.status) && v.exitCode != 2) return true; // the first error: exit 2
+    if (!countsAsDivergent(an, b.status)) return false;
+    if (v.exitCode == 0) return true;                             // the first divergence: exit 1
+    return b.group != kOtherGroup && (!first || b.step < *first); // an earlier divergent step
+}
+
+// The status summarize() gives the cell: the most telling compared buffer's, the first of them
+// in cell order when several statuses rank the same.
+Status cellStatus(const Analysis& an, const GroupCell& cell) {
+    Status status = Status::missing;
+    for (std::size_t i : cell.buffers) {
+        const BufferResult& b = an.buffers[i];
+        if (!b.pending && rank(b.status) > rank(status)) status = b.status;
+    }
+    return status;
+}
+
+} // namespace
+
+std::vector<CellPosition> summarizeCompared(Analysis& an,
+                                            const std::vector<std::size_t>& compared) {
+    std::vector<CellPosition> touched;
+    bool decideAgain = false;
+    for (std::size_t i : compared) {
+        if (i >= an.buffers.size()) continue;
+        const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk still
+        const auto where = cellOf(an, b);
+        if (b.pending || !where) continue;
+        decideAgain = decideAgain || mayChangeVerdict(an, an.verdict, b);
+        GroupCell& cell = an.matrix[where->row].cells[where->column];
+        if (cell.nPending > 0) --cell.nPending;
+        if (countsAsDivergent(an, b.status)) {
+            ++cell.nDivergent;
+            if (!std::isnan(b.stats.maxAbsDelta))
+                cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
+        }
+        // A tie of two statuses (diverge and length_mismatch, say) goes to the buffer first in
+        // the cell, whichever was compared first: only then is the cell read again.
+        if (rank(b.status) > rank(cell.status))
+            cell.status = b.status;
+        else if (rank(b.status) == rank(cell.status) && b.status != cell.status)
+            cell.status = cellStatus(an, cell);
+        touched.push_back(*where);
+    }
+    std::sort(touched.begin(), touched.end(), [](const CellPosition& x, const CellPosition& y) {
+        return x.row != y.row ? x.row < y.row : x.column < y.column;
+    });
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    if (decideAgain) an.verdict = decide(an);
+    return touched;
 }
 
 } // namespace dumpscope

@@ -61,4 +61,18 @@ BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem:
 // Rebuilds Analysis::matrix and Analysis::verdict from Analysis::buffers.
 void summarize(Analysis& analysis);
 
+// A cell of Analysis::matrix: matrix[row].cells[column].
+struct CellPosition {
+    std::size_t row = 0, column = 0;
+    friend bool operator==(const CellPosition&, const CellPosition&) = default;
+};
+
+// Brings Analysis::matrix and Analysis::verdict up to date, exactly as summarize() would, after
+// the buffers `compared` went from pending to compared since the matrix was last summarised.
+// Its cost is in those buffers (and their cells), where summarize() reads every buffer; the
+// verdict is decided again only when one of them can change it. Returns the cells that
+// changed, in matrix order, each once.
+std::vector<CellPosition> summarizeCompared(Analysis& analysis,
+                                            const std::vector<std::size_t>& compared);
+
 } // namespace dumpscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpscope/chunked_vector.h"
 #include "dumpscope/dtype.h"
 #include "dumpscope/kind.h"
 #include "dumpscope/schema.h"
@@ -135,10 +136,11 @@ struct Verdict {
 struct Analysis {
     std::filesystem::path runA, runB;
     std::shared_ptr<const Schema> schema;
-    std::string errorA, errorB;            // run directory missing / unreadable
-    std::vector<std::uint64_t> steps;      // every step found in either run, ascending
-    std::vector<BufferResult> buffers;     // by step, then schema order, then unclassified by name
-    std::vector<StepResult> matrix;        // one per entry of `steps`
+    std::string errorA, errorB;       // run directory missing / unreadable
+    std::vector<std::uint64_t> steps; // every step found in either run, ascending
+    // Chunked so that a copy shares what it does not change (the window's snapshots).
+    ChunkedVector<BufferResult> buffers; // by step, then schema order, then unclassified by name
+    ChunkedVector<StepResult> matrix;    // one per entry of `steps`
     std::vector<std::string> unclassified; // file names of unclassified step files
     std::vector<std::string> warnings;
     Tolerance tolerance;           // as given; within_tolerance statuses follow it

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,21 +22,70 @@ struct ElementDiff {
     double absDelta = 0; // |A-B| as double; NaN when either side is NaN
 };
 
+// N counters, all zero until one is written: only then are they allocated. Most buffer pairs
+// of a run are equal, and their histograms stay empty; an analysis of 100,000 pairs keeps
+// every pair's statistics, so an equal pair's must not cost N counters each.
+template <std::size_t N> class LazyCounts {
+  public:
+    using value_type = std::uint64_t;
+    using const_iterator = const std::uint64_t*;
+    using iterator = const_iterator;
+
+    LazyCounts() = default;
+    LazyCounts(const LazyCounts& other)
+        : m_counts(other.m_counts ? std::make_unique<std::array<std::uint64_t, N>>(*other.m_counts)
+                                  : nullptr) {}
+    LazyCounts(LazyCounts&&) noexcept = default;
+    LazyCounts& operator=(const LazyCounts& other) {
+        if (this != &other) *this = LazyCounts(other);
+        return *this;
+    }
+    LazyCounts& operator=(LazyCounts&&) noexcept = default;
+
+    static constexpr std::size_t size() { return N; }
+    std::uint64_t operator[](std::size_t i) const { return m_counts ? (*m_counts)[i] : 0; }
+    std::uint64_t& operator[](std::size_t i) { return own()[i]; }
+    std::uint64_t* data() { return own().data(); } // for writing: allocates
+    const_iterator begin() const { return m_counts ? m_counts->data() : zeros().data(); }
+    const_iterator end() const { return begin() + N; }
+    std::reverse_iterator<const_iterator> rbegin() const { return std::reverse_iterator(end()); }
+    std::reverse_iterator<const_iterator> rend() const { return std::reverse_iterator(begin()); }
+    bool allocated() const { return m_counts != nullptr; }
+
+    friend bool operator==(const LazyCounts& x, const LazyCounts& y) {
+        return std::equal(x.begin(), x.end(), y.begin());
+    }
+
+  private:
+    std::array<std::uint64_t, N>& own() {
+        if (!m_counts) m_counts = std::make_unique<std::array<std::uint64_t, N>>();
+        return *m_counts;
+    }
+    static const std::array<std::uint64_t, N>& zeros() {
+        static const std::array<std::uint64_t, N> z{};
+        return z;
+    }
+    std::unique_ptr<std::array<std::uint64_t, N>> m_counts;
+};
+
 // log10|Δ| per decade: bin d counts |Δ| in [10^d, 10^(d+1)). Differences whose |Δ| is 0
 // (only the sign of zero) or NaN are counted apart. Decades span [kMinDecade, kMaxDecade].
 struct DeltaHistogram {
     static constexpr int kMinDecade = -330;
     static constexpr int kMaxDecade = 310;
-    std::vector<std::uint64_t> counts = std::vector<std::uint64_t>(kMaxDecade - kMinDecade + 1);
+    LazyCounts<kMaxDecade - kMinDecade + 1> counts;
     std::uint64_t zero = 0;     // |Δ| == 0: sign of zero only
     std::uint64_t nan = 0;      // NaN on one or both sides
     std::uint64_t infinite = 0; // |Δ| is infinite
-    std::uint64_t at(int decade) const { return counts[decade - kMinDecade]; }
+    std::uint64_t at(int decade) const {
+        return counts[static_cast<std::size_t>(decade - kMinDecade)];
+    }
 };
 
 // ULP distance per power of two: bin k counts distances in [2^k, 2^(k+1)), k in 0..63.
 struct UlpHistogram {
-    std::array<std::uint64_t, 64> counts{};
+    static constexpr std::size_t kBins = 64;
+    LazyCounts<kBins> counts;
     std::uint64_t undefined = 0; // NaN on a side: no ULP distance
 };
 
