@@ -11,9 +11,11 @@
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
+#include "regular_file.h"
 
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -33,9 +35,9 @@ std::vector<std::uint64_t> plannedBytes(const std::string& runA, const std::stri
     for (const auto& b : plan(runA, runB, options).buffers) {
         std::uint64_t n = 0;
         for (const auto* run : {&runA, &runB}) {
-            std::error_code ec;
-            const auto size = std::filesystem::file_size(std::filesystem::path(*run) / b.fileName, ec);
-            if (!ec) n += size;
+            struct stat st {};
+            if (detail::statAnyLength(std::filesystem::path(*run) / b.fileName, st) == 0)
+                n += static_cast<std::uint64_t>(st.st_size);
         }
         bytes.push_back(n);
     }

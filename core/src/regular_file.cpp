@@ -18,6 +18,58 @@ const char* fileKindOf(mode_t mode) {
     return "not a regular file";
 }
 
+namespace {
+
+// A descriptor closed on every way out, keeping errno as the failing call left it.
+struct Descriptor {
+    int fd = -1;
+    explicit Descriptor(int f) : fd(f) {}
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    ~Descriptor() {
+        if (fd >= 0) {
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+        }
+    }
+};
+
+// An O_PATH descriptor of directory `dir` (empty: the working directory), walked component by
+// component when the whole path is too long for the kernel. O_PATH needs no read permission on
+// the directories passed through, as a path lookup needs none.
+int openDirectoryPath(const std::filesystem::path& dir) {
+    constexpr int kFlags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+    const int fd = ::open(dir.empty() ? "." : dir.c_str(), kFlags);
+    if (fd >= 0 || errno != ENAMETOOLONG) return fd;
+    int current = ::open(dir.is_absolute() ? "/" : ".", kFlags);
+    for (const auto& part : dir.relative_path()) {
+        if (current < 0) return -1;
+        if (part.empty()) continue; // a trailing separator
+        Descriptor parent(current);
+        current = ::openat(parent.fd, part.c_str(), kFlags);
+    }
+    return current;
+}
+
+} // namespace
+
+int openAnyLength(const std::filesystem::path& path, int flags) {
+    const int fd = ::open(path.c_str(), flags);
+    if (fd >= 0 || errno != ENAMETOOLONG || !path.has_filename()) return fd;
+    Descriptor parent(openDirectoryPath(path.parent_path()));
+    if (parent.fd < 0) return -1;
+    return ::openat(parent.fd, path.filename().c_str(), flags);
+}
+
+int statAnyLength(const std::filesystem::path& path, struct stat& status) {
+    const int rc = ::stat(path.c_str(), &status);
+    if (rc == 0 || errno != ENAMETOOLONG || !path.has_filename()) return rc;
+    Descriptor parent(openDirectoryPath(path.parent_path()));
+    if (parent.fd < 0) return -1;
+    return ::fstatat(parent.fd, path.filename().c_str(), &status, 0);
+}
+
 RegularFile::~RegularFile() {
     reset();
 }
@@ -55,13 +107,13 @@ void RegularFile::reset() {
 
 RegularFile openRegularFile(const std::filesystem::path& path) {
     RegularFile file;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    const int fd = openAnyLength(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         file.m_errorNumber = errno;
         file.m_error = std::string("cannot open: ") + std::strerror(file.m_errorNumber);
         // open() of a socket fails (ENXIO) before fstat() could say what it is; nothing is
         // read from what stat() finds, it only names it.
-        if (::stat(path.c_str(), &file.m_status) == 0 && !S_ISREG(file.m_status.st_mode))
+        if (statAnyLength(path, file.m_status) == 0 && !S_ISREG(file.m_status.st_mode))
             file.markNotRegular();
         return file;
     }

@@ -11,6 +11,13 @@ namespace dumpscope::detail {
 // What a file of this mode is, for messages: "a FIFO", "a directory", "a character device", …
 const char* fileKindOf(mode_t mode);
 
+// open() and stat() of a path of any length. A path longer than PATH_MAX is refused whole by
+// the kernel (ENAMETOOLONG), however short each of its components; these then walk it one
+// component at a time with openat(), so a run's files are read wherever the run lies. They
+// return what open() / stat() return and leave errno as the failing call set it.
+int openAnyLength(const std::filesystem::path& path, int flags);
+int statAnyLength(const std::filesystem::path& path, struct stat& status);
+
 // A file opened for reading: its descriptor, closed on destruction, and the fstat() of that
 // descriptor, taken when it was opened.
 class RegularFile {

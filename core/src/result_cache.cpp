@@ -1,5 +1,7 @@
 #include "dumpscope/result_cache.h"
 
+#include "regular_file.h"
+
 #include <sys/stat.h>
 
 namespace dumpscope {
@@ -8,7 +10,7 @@ namespace fs = std::filesystem;
 
 std::optional<FileIdentity> fileIdentity(const fs::path& path) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    if (detail::statAnyLength(path, st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
                         static_cast<std::uint64_t>(st.st_size),
                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,

@@ -7,7 +7,9 @@
 #include <cstring>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace dumpscope {
 
@@ -41,7 +43,7 @@ RunScan scanRun(const fs::path& dir) {
     RunScan scan;
     scan.dir = dir;
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0) {
+    if (detail::statAnyLength(dir, st) != 0) {
         scan.error =
             dir.string() + ": " +
             (errno == ENOENT ? std::string("no such run directory") : std::strerror(errno));
@@ -51,9 +53,13 @@ RunScan scanRun(const fs::path& dir) {
         scan.error = dir.string() + ": not a directory";
         return scan;
     }
-    DIR* d = ::opendir(dir.c_str());
+    // Entries are looked up relative to the directory's own descriptor, so neither the length
+    // of the run's path nor a rename of a folder above it during the listing matters.
+    const int dirFd = detail::openAnyLength(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* d = dirFd < 0 ? nullptr : ::fdopendir(dirFd);
     if (!d) {
         scan.error = dir.string() + ": cannot read the run directory: " + std::strerror(errno);
+        if (dirFd >= 0) ::close(dirFd);
         return scan;
     }
     for (;;) {
@@ -77,10 +83,20 @@ RunScan scanRun(const fs::path& dir) {
                                     "fits in 64 bits, or no buffer name follows it; ignored");
             continue;
         }
-        // stat() follows symlinks: a dangling link or a loop fails here, before any open().
+        // fstatat() follows symlinks: a dangling link or a loop fails here, before any open().
         struct stat fst {};
-        if (::stat(path.c_str(), &fst) != 0) {
+        if (::fstatat(dirFd, name.c_str(), &fst, 0) != 0) {
             const int err = errno;
+            if (err == EACCES && ::faccessat(dirFd, ".", X_OK, AT_EACCESS) != 0) {
+                // Looking up an entry needs search (x) permission on the directory: without it
+                // every entry fails alike, and the run is not one that holds no dumps.
+                scan.error = dir.string() +
+                             ": cannot list the run directory's files: " + std::strerror(err) +
+                             " (the directory is readable but not searchable)";
+                scan.files.clear();
+                scan.warnings.clear();
+                break;
+            }
             std::string why = err == ENOENT  ? "a dangling symlink"
                               : err == ELOOP ? "a symlink loop"
                                              : std::string("cannot stat: ") + std::strerror(err);

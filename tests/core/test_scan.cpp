@@ -94,3 +94,24 @@ TEST(Scan, OverflowingStepIsWarnedAboutNotSilentlyDropped) {
     ASSERT_EQ(scan.warnings.size(), 1u);
     EXPECT_NE(scan.warnings[0].find("fits in 64 bits"), std::string::npos);
 }
+
+// A run directory that can be read but not searched (r without x) lists its names, yet every
+// entry's lookup fails alike: that is a run that cannot be listed, not one without dumps, and
+// not a warning per file.
+TEST(Scan, AReadableButUnsearchableDirectoryIsARunErrorNotAWarningPerFile) {
+    if (dumpscope::test::runningAsRoot()) GTEST_SKIP() << "as root, permissions do not stop lookups";
+    dumpscope::test::TempDir dir;
+    const auto run = dir / "a";
+    std::filesystem::create_directory(run);
+    for (int step = 0; step < 3; ++step)
+        dumpscope::test::writeBytes(run / ("step_" + std::to_string(step) + "_h_q_logits.bin"),
+                                    "0123456789abcdef", 16);
+    std::filesystem::permissions(run, std::filesystem::perms::owner_read);
+    const auto scan = dumpscope::scanRun(run);
+    std::filesystem::permissions(run, std::filesystem::perms::owner_all);
+    EXPECT_NE(scan.error.find("cannot list the run directory's files: Permission denied"),
+              std::string::npos)
+        << scan.error;
+    EXPECT_TRUE(scan.files.empty());
+    EXPECT_TRUE(scan.warnings.empty()) << scan.warnings.front();
+}
