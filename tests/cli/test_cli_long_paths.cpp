@@ -7,32 +7,17 @@
 #include <nlohmann/json.hpp>
 
 #include <climits>
-#include <cstring>
 #include <string>
 
 using dumpscope::test::DeepTree;
 using dumpscope::test::TempDir;
 
-namespace {
-
-std::string f32Bytes(std::initializer_list<float> values) {
-    std::string bytes;
-    for (float v : values) {
-        char raw[4];
-        std::memcpy(raw, &v, 4);
-        bytes.append(raw, 4);
-    }
-    return bytes;
-}
-
-} // namespace
-
 TEST(CliLongPaths, ARunDeeperThanPathMaxIsComparedWhetherGivenAbsoluteOrRelative) {
     TempDir dir;
     DeepTree tree(dir.path(), PATH_MAX + 200, {"a", "b"});
     for (const char* run : {"a", "b"}) {
-        tree.write(run, "step_0_h_q_logits.bin", f32Bytes({1, 2, 3, 4}));
-        tree.write(run, "step_1_h_q_logits.bin", f32Bytes({1, 2, run[0] == 'a' ? 3.0f : 3.5f, 4}));
+        tree.writeF32(run, "step_0_h_q_logits.bin", {1, 2, 3, 4});
+        tree.writeF32(run, "step_1_h_q_logits.bin", {1, 2, run[0] == 'a' ? 3.0f : 3.5f, 4});
     }
     const std::string absolute = tree.path().string();
     ASSERT_GT(absolute.size(), static_cast<std::size_t>(PATH_MAX));

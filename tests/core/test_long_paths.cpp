@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <climits>
-#include <cstring>
 #include <string>
 
 using dumpscope::test::DeepTree;
@@ -18,21 +17,11 @@ using dumpscope::test::TempDir;
 
 namespace {
 
-std::string f32Bytes(std::initializer_list<float> values) {
-    std::string bytes;
-    for (float v : values) {
-        char raw[4];
-        std::memcpy(raw, &v, 4);
-        bytes.append(raw, 4);
-    }
-    return bytes;
-}
-
 // Runs a and b past PATH_MAX: q_logits equal at step 0, one element apart at step 1.
 void writePair(const DeepTree& tree) {
     for (const char* run : {"a", "b"}) {
-        tree.write(run, "step_0_h_q_logits.bin", f32Bytes({1, 2, 3, 4}));
-        tree.write(run, "step_1_h_q_logits.bin", f32Bytes({1, 2, run[0] == 'a' ? 3.0f : 3.5f, 4}));
+        tree.writeF32(run, "step_0_h_q_logits.bin", {1, 2, 3, 4});
+        tree.writeF32(run, "step_1_h_q_logits.bin", {1, 2, run[0] == 'a' ? 3.0f : 3.5f, 4});
     }
 }
 

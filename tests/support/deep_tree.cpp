@@ -90,4 +90,15 @@ void DeepTree::write(const std::string& leaf, const std::string& name,
     if (!ok) fail("write " + name);
 }
 
+void DeepTree::writeF32(const std::string& leaf, const std::string& name,
+                        std::initializer_list<float> values) const {
+    std::string bytes;
+    for (float v : values) {
+        char raw[sizeof v];
+        std::memcpy(raw, &v, sizeof v);
+        bytes.append(raw, sizeof v);
+    }
+    write(leaf, name, bytes);
+}
+
 } // namespace dumpscope::test

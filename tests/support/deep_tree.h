@@ -3,6 +3,7 @@
 // on descriptors (open() and stat() of the whole path fail with ENAMETOOLONG), for tests of a
 // run that lies that deep. Independent of the code under test's own openers.
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ class DeepTree {
     const std::filesystem::path& relative() const { return m_relative; }
     // Writes `bytes` to LEAF/NAME inside the deepest directory.
     void write(const std::string& leaf, const std::string& name, const std::string& bytes) const;
+    // The same, with float32 values (little-endian, as a dump holds them).
+    void writeF32(const std::string& leaf, const std::string& name,
+                  std::initializer_list<float> values) const;
 
   private:
     std::filesystem::path m_base, m_path, m_relative;
