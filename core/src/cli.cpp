@@ -28,30 +28,50 @@ namespace dumpscope {
 
 namespace {
 
-// Both runs' bytes of every planned buffer, by buffer index (what the progress bar counts).
-std::vector<std::uint64_t> plannedBytes(const std::string& runA, const std::string& runB,
-                                        const AnalyzeOptions& options) {
+// What the progress bar counts: both runs' bytes of every planned buffer, by buffer index, and a
+// note for each pair whose lengths differ (read whole although only their common part compares).
+struct PlannedReads {
     std::vector<std::uint64_t> bytes;
+    std::vector<std::string> lengthNotes;
+};
+
+PlannedReads plannedReads(const std::string& runA, const std::string& runB,
+                          const AnalyzeOptions& options) {
+    PlannedReads planned;
     for (const auto& b : plan(runA, runB, options).buffers) {
-        std::uint64_t n = 0;
-        for (const auto* run : {&runA, &runB}) {
+        std::uint64_t size[2] = {0, 0};
+        bool present[2] = {false, false};
+        for (int side = 0; side < 2; ++side) {
             struct stat st {};
-            if (detail::statAnyLength(std::filesystem::path(*run) / b.fileName, st) == 0)
-                n += static_cast<std::uint64_t>(st.st_size);
+            const auto& run = side == 0 ? runA : runB;
+            present[side] =
+                detail::statAnyLength(std::filesystem::path(run) / b.fileName, st) == 0 &&
+                S_ISREG(st.st_mode);
+            if (present[side]) size[side] = static_cast<std::uint64_t>(st.st_size);
         }
-        bytes.push_back(n);
+        planned.bytes.push_back(size[0] + size[1]);
+        if (present[0] && present[1] && size[0] != size[1])
+            planned.lengthNotes.push_back(lengthMismatchNote(b.fileName, size[0], size[1]));
     }
-    return bytes;
+    return planned;
 }
 
 // Compares with a progress bar on `err` when it is a terminal and the pair is large enough.
 Analysis analyzeWithProgress(const std::string& runA, const std::string& runB,
                              const AnalyzeOptions& options, std::ostream& err) {
     if (!isTerminal(STDERR_FILENO)) return analyze(runA, runB, options);
-    const auto bytes = plannedBytes(runA, runB, options);
+    const auto planned = plannedReads(runA, runB, options);
+    const auto& bytes = planned.bytes;
     std::uint64_t total = 0;
     for (auto n : bytes) total += n;
     if (total < kProgressMinBytes) return analyze(runA, runB, options);
+    // A few lines are enough to explain a slow bar; the report lists every mismatch anyway.
+    constexpr std::size_t kNotes = 3;
+    for (std::size_t i = 0; i < planned.lengthNotes.size() && i < kNotes; ++i)
+        err << "dumpscope-cli: " << planned.lengthNotes[i] << "\n";
+    if (planned.lengthNotes.size() > kNotes)
+        err << "dumpscope-cli: and " << planned.lengthNotes.size() - kNotes
+            << " more pairs whose lengths differ, each read whole\n";
     ProgressBar bar(err, total, bytes.size());
     std::uint64_t doneBytes = 0;
     Analysis an = analyze(runA, runB, options,

@@ -46,6 +46,29 @@ std::string paint(std::string_view text, Paint p, bool on) {
     return "\033[" + std::string(code) + "m" + std::string(text) + "\033[0m";
 }
 
+std::string byteCount(std::uint64_t bytes) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = static_cast<double>(bytes) / 1024;
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
+}
+
+std::string lengthMismatchNote(std::string_view fileName, std::uint64_t bytesA,
+                               std::uint64_t bytesB) {
+    const bool aLonger = bytesA > bytesB;
+    return shown(fileName) + ": lengths differ (A " + byteCount(bytesA) + ", B " +
+           byteCount(bytesB) + "): the common " + byteCount(std::min(bytesA, bytesB)) +
+           " are compared, and all of " + (aLonger ? "A" : "B") + "'s " +
+           byteCount(std::max(bytesA, bytesB)) + " are read for its hash";
+}
+
 ProgressBar::ProgressBar(std::ostream& out, std::uint64_t totalBytes, std::size_t totalBuffers)
     : m_out(out), m_totalBytes(totalBytes), m_totalBuffers(totalBuffers) {}
 

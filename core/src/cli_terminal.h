@@ -44,6 +44,15 @@ inline constexpr std::uint64_t kProgressMinBytes = 64ull << 20;
 // One line redrawn in place with '\r' (no other control sequences, so TERM=dumb is fine):
 // "[#######.............]  35%  11/31 buffers  180/512 MiB". Redrawn at most every 100 ms, and
 // always for the first and the last buffer; finish() blanks the line so nothing is left over.
+// A byte count as the progress shows it: "512 B", "4.0 KiB", "8.0 GiB".
+std::string byteCount(std::uint64_t bytes);
+
+// The line printed above the progress bar for a pair whose lengths differ. Only the common part
+// is compared, but each file is read to its end for its hash, so a short file against a huge one
+// takes as long as the huge one; the bar counts both files whole, and this says why.
+std::string lengthMismatchNote(std::string_view fileName, std::uint64_t bytesA,
+                               std::uint64_t bytesB);
+
 class ProgressBar {
   public:
     ProgressBar(std::ostream& out, std::uint64_t totalBytes, std::size_t totalBuffers);

@@ -150,6 +150,31 @@ TEST(CliProgress, ABarOnATerminalForALargePair) {
     EXPECT_TRUE(std::regex_match(r.out.substr(lastBar + 3, verdict - lastBar - 3), std::regex("\r +\r")));
 }
 
+TEST(CliProgress, SaysWhyAShortFileAgainstAHugeOneIsReadWhole) {
+    TempDir dir;
+    ASSERT_EQ(cli({"--make-demo", dir.path().string()}).exitCode, 0);
+    const fs::path bigA = dir / "a" / "step_0_big_scratch.bin",
+                   smallB = dir / "b" / "step_0_big_scratch.bin";
+    dumpscope::test::writeText(bigA, "");
+    fs::resize_file(bigA, 70u << 20);
+    dumpscope::test::writeText(smallB, "");
+    fs::resize_file(smallB, 4096);
+    const std::vector<std::string> args{(dir / "a").string(), (dir / "b").string(), "-q", "--color",
+                                        "never"};
+    const auto r = cliInPty(args);
+    EXPECT_EQ(r.exitCode, 1);
+    const std::string note =
+        "dumpscope-cli: step_0_big_scratch.bin: lengths differ (A 70.0 MiB, B 4.0 KiB): "
+        "the common 4.0 KiB are compared, and all of A's 70.0 MiB are read for its hash\r\n";
+    const auto at = r.out.find(note);
+    EXPECT_NE(at, std::string::npos) << r.out;
+    EXPECT_LT(at, r.out.find("\r[")) << "the note comes before the bar, which it explains";
+    EXPECT_EQ(r.out.find("lengths differ", at + note.size()), std::string::npos) << "said once";
+    // Off a terminal there is no bar and so nothing to explain; the report says LENGTH MISMATCH.
+    const auto piped = cli(args);
+    EXPECT_EQ(piped.err.find("lengths differ"), std::string::npos) << piped.err;
+}
+
 TEST(CliProgress, NoBarOnAPipeOrForASmallPair) {
     TempDir dir;
     writeLargePair(dir);

@@ -138,3 +138,18 @@ TEST(CliShown, EscapesControlsAndInvalidUtf8AndKeepsTheRest) {
     EXPECT_EQ(shown(std::filesystem::path("run\n/a\x1b")), "run\\x0A/a\\x1B");
     EXPECT_EQ(shownLines("one\x1b\ntwo\n"), "one\\x1B\ntwo\n");
 }
+
+TEST(CliProgress, ByteCountsReadAsAPersonWouldWriteThem) {
+    EXPECT_EQ(dumpscope::byteCount(0), "0 B");
+    EXPECT_EQ(dumpscope::byteCount(1023), "1023 B");
+    EXPECT_EQ(dumpscope::byteCount(1024), "1.0 KiB");
+    EXPECT_EQ(dumpscope::byteCount(8ull << 30), "8.0 GiB");
+    EXPECT_EQ(dumpscope::byteCount(~0ull), "16.0 EiB");
+    EXPECT_EQ(
+        dumpscope::lengthMismatchNote("x.bin", 4, 1536),
+        "x.bin: lengths differ (A 4 B, B 1.5 KiB): the common 4 B are compared, and all of B's "
+        "1.5 KiB are read for its hash");
+    EXPECT_EQ(dumpscope::lengthMismatchNote("a\nb", 2, 1),
+              "a\\x0Ab: lengths differ (A 2 B, B 1 B): the common 1 B "
+              "are compared, and all of A's 2 B are read for its hash");
+}
