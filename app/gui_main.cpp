@@ -2,6 +2,7 @@
 #include "display_check.h"
 #include "main_window.h"
 #include "platform_guard.h"
+#include "startup_error.h"
 
 #include "dumpscope/schema.h"
 #include "dumpscope/version.h"
@@ -58,8 +59,10 @@ int main(int argc, char** argv) {
 
     const QStringList runs = parser.positionalArguments();
     if (runs.size() == 1 || (parser.isSet(demo) && !runs.isEmpty())) {
-        std::fprintf(stderr, "dumpscope: give two run folders (or a base and several candidates), "
-                             "or --demo, or nothing\n");
+        reportStartupError(
+            QStringLiteral("give two run folders (or a base and several candidates), "
+                           "or --demo, or nothing"),
+            platformShowsWindows());
         return 2;
     }
 
@@ -69,7 +72,7 @@ int main(int argc, char** argv) {
             options.schema = std::make_shared<const dumpscope::Schema>(
                 dumpscope::loadSchemaFile(parser.value(schema).toStdString()));
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "dumpscope: %s\n", e.what());
+            reportStartupError(QString::fromUtf8(e.what()), platformShowsWindows());
             return 2;
         }
     }

@@ -5,9 +5,15 @@
 // so a regression fails here rather than waiting for the timeout.
 #include "test_support.h"
 
+#include "startup_error.h"
+
 #include "dumpscope/schema.h"
 
 #include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QTimer>
 
 #include <filesystem>
 #include <string>
@@ -26,6 +32,7 @@ TEST(GuiBinary, APairWithASchemaItMustRefuseSaysWhyAndExits) {
     dumpscope::test::writeDump(dir / "b", 0, "b_y", std::vector<float>{2});
     ASSERT_EQ(::mkfifo((dir / "fifo.json").c_str(), 0600), 0);
     std::filesystem::create_directory(dir / "schemas");
+    std::filesystem::create_directory(dir / "sch\nVERDICT");
     dumpscope::test::writeText(dir / "cycle.json", R"js({"groups": [
   {"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32"}]},
   {"id": "B", "buffers": [{"name": "y", "file": "b_y", "dtype": "f32"}]}],
@@ -37,6 +44,9 @@ TEST(GuiBinary, APairWithASchemaItMustRefuseSaysWhyAndExits) {
         {"/dev/zero", "/dev/zero: the schema file is a character device, not a regular file"},
         {d + "/schemas", d + "/schemas: the schema file is a directory, not a regular file"},
         {d + "/cycle.json", d + "/cycle.json:4:27: dataflow has a cycle: A → B → A"},
+        // A name that would end the line and forge another is shown, not obeyed.
+        {d + "/sch\nVERDICT",
+         d + "/sch\\x0AVERDICT: the schema file is a directory, not a regular file"},
     };
     TempDir home;
     for (const auto& [schema, message] : cases) {
@@ -53,4 +63,25 @@ TEST(GuiBinary, APairWithASchemaItMustRefuseSaysWhyAndExits) {
             << r.err;
         EXPECT_FALSE(std::filesystem::exists(home / "shot.png")) << "the window was shown";
     }
+}
+
+// Started from a desktop launcher, stderr goes nowhere: where windows are shown, the reason the
+// window cannot start also opens in a dialog, as plain text whatever the names in it hold.
+TEST(GuiStartupError, OpensADialogWithThePlainMessageWhereWindowsAreShown) {
+    const QString message =
+        QStringLiteral("/runs/<b>x</b>: the schema file is a FIFO, not a regular file");
+    QString shownText;
+    Qt::TextFormat format = Qt::AutoText;
+    QTimer::singleShot(0, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        ASSERT_NE(box, nullptr) << "no dialog opened";
+        shownText = box->text();
+        format = box->textFormat();
+        box->reject();
+    });
+    reportStartupError(message, true);
+    EXPECT_EQ(shownText, message);
+    EXPECT_EQ(format, Qt::PlainText);
+    // The tests run offscreen, where no one could close a dialog: the binary shows none there.
+    EXPECT_FALSE(platformShowsWindows());
 }
