@@ -4,6 +4,9 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
+
+#include <utility>
 
 RunWatcher::RunWatcher(QObject* parent) : QObject(parent) {
     m_timer.setSingleShot(true);
@@ -63,24 +66,31 @@ void RunWatcher::onEvent() {
 // Both runs' step files as the core's scan sees them, and the newest step's files watched.
 RunWatcher::Listing RunWatcher::list() {
     Listing listing;
-    QStringList newest;
+    // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
+    // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
+    // newest step's files written in place are seen by the next directory event instead.
+    QSet<QString> newest;
     for (const QString& dir : {m_runA, m_runB}) {
         const dumpscope::RunScan scan = dumpscope::scanRun(dir.toStdString());
         listing.emplace_back(scan.error, 0, 0); // a directory that vanishes or comes back counts
         // A directory created after watch() started (the job had not made it yet).
         if (scan.error.empty() && !m_fs.directories().contains(dir)) m_fs.addPath(dir);
         for (const auto& [key, file] : scan.files)
-            listing.emplace_back(file.path.string(), file.size, file.mtimeNs);
+            listing.emplace_back(scan.pathOf(file).string(), file.size, file.mtimeNs);
         if (scan.files.empty()) continue;
         const std::uint64_t last = scan.files.rbegin()->first.first;
-        for (auto it = scan.files.lower_bound({last, std::string()}); it != scan.files.end(); ++it)
-            newest << QFile::decodeName(QByteArray::fromStdString(it->second.path.string()));
+        for (auto it = scan.files.lower_bound({last, std::string()});
+             it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it)
+            newest << QFile::decodeName(
+                QByteArray::fromStdString(scan.pathOf(it->second).string()));
     }
-    const QStringList watched = m_fs.files();
+    // Sets: comparing two lists of a step's files element by element was quadratic.
+    const QStringList watchedList = m_fs.files();
+    const QSet<QString> watched(watchedList.begin(), watchedList.end());
     QStringList gone, added;
-    for (const QString& f : watched)
+    for (const QString& f : watchedList)
         if (!newest.contains(f)) gone << f;
-    for (const QString& f : newest)
+    for (const QString& f : std::as_const(newest))
         if (!watched.contains(f)) added << f;
     if (!gone.isEmpty()) m_fs.removePaths(gone);
     if (!added.isEmpty()) m_fs.addPaths(added);

@@ -12,7 +12,8 @@
 
 // Watches the two run directories of the open pair and says when their step files changed and
 // then held still: new files appear as directory events, a file written in place shows as an
-// event on the newest step's files (the only ones watched, to stay far below inotify's limits).
+// event on the newest step's files (the only ones watched, at most kMaxWatchedFiles of them, to
+// stay far below inotify's limits).
 //
 // Debounced, and "complete" means stable: after an event, both directories are listed (names,
 // sizes, modification times; nothing is read) once per interval until two listings in a row
@@ -35,6 +36,10 @@ class RunWatcher : public QObject {
     bool isPaused() const { return m_paused; }
     // A change arrived while paused and has not been acted on yet.
     bool hasPendingChange() const { return m_pendingChange; }
+
+    // Files watched for in-place writes: the newest step's, both runs, at most kMaxWatchedFiles.
+    static constexpr qsizetype kMaxWatchedFiles = 1024;
+    qsizetype watchedFileCount() const { return m_fs.files().size(); }
 
     void setDebounceMs(int ms) { m_timer.setInterval(ms); }
     int debounceMs() const { return m_timer.interval(); }

@@ -8,7 +8,10 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 namespace dumpscope {
 
@@ -16,14 +19,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What plan() knows of each buffer pair before reading it.
-struct PairPaths {
-    fs::path a, b;
+// Which runs dump a planned buffer. Its paths are made when it is compared (run / fileName):
+// path objects kept for every pair of a 100,000-file run would be most of the plan's memory.
+struct PairSides {
+    bool a = false, b = false;
 };
 
 struct Plan {
     Analysis analysis;
-    std::vector<PairPaths> paths; // parallel to analysis.buffers
+    std::vector<PairSides> sides; // parallel to analysis.buffers
 };
 
 Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
@@ -51,11 +55,22 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     if (!an.errorA.empty() || !an.errorB.empty()) return p;
 
     // Every (step, rest) in either run, in step order.
-    std::map<std::uint64_t, std::map<std::string, std::pair<const DumpFile*, const DumpFile*>>> byStep;
+    using FilePair = std::pair<const DumpFile*, const DumpFile*>;
+    std::map<std::uint64_t, std::map<std::string, FilePair>> byStep;
     for (const auto& [key, f] : scanA.files) byStep[key.first][key.second].first = &f;
     for (const auto& [key, f] : scanB.files) byStep[key.first][key.second].second = &f;
 
     const Schema& schema = *an.schema;
+    // The schema's buffers by file and by name, looked up once per file: a schema may list tens
+    // of thousands of buffers, and searching it for each file would be quadratic.
+    std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> byFile;
+    std::unordered_map<std::string_view, const BufferSpec*> byName;
+    for (std::size_t g = 0; g < schema.groups.size(); ++g)
+        for (std::size_t i = 0; i < schema.groups[g].buffers.size(); ++i) {
+            const BufferSpec& spec = schema.groups[g].buffers[i];
+            byFile.emplace(spec.file, std::pair{g, i});
+            byName.emplace(spec.name, &spec);
+        }
     for (const auto& stepFiles : byStep) {
         // Named, not a structured binding: the lambdas below capture them (clang 14, Debian's,
         // which the fuzz build uses, cannot capture structured bindings).
@@ -65,8 +80,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         an.steps.push_back(step);
         // Element count of a schema buffer at this step (run A's, else run B's), for shapes.
         auto lengthOf = [&](const std::string& name) -> std::optional<std::uint64_t> {
-            const BufferSpec* spec = schema.buffer(name);
-            if (!spec) return std::nullopt;
+            const auto named = byName.find(name);
+            if (named == byName.end()) return std::nullopt;
+            const BufferSpec* spec = named->second;
             auto it = files.find(spec->file);
             if (it == files.end()) return std::nullopt;
             const DumpFile* f = it->second.first ? it->second.first : it->second.second;
@@ -89,16 +105,26 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             r.shape = std::move(shape.dims);
             r.shapeError = std::move(shape.error);
             an.buffers.push_back(std::move(r));
-            p.paths.push_back({pair.first ? pair.first->path : fs::path{},
-                               pair.second ? pair.second->path : fs::path{}});
+            p.sides.push_back({pair.first != nullptr, pair.second != nullptr});
         };
-        for (const auto& group : schema.groups)
-            for (const auto& buffer : group.buffers)
-                if (auto it = files.find(buffer.file); it != files.end())
-                    add(group.id, buffer.name, buffer.dtype, it->second, buffer.shape);
+        // Schema buffers in schema order, then unclassified files in name order.
+        std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
+        std::vector<std::pair<const std::string*, const FilePair*>> others;
         for (const auto& [rest, pair] : files) {
-            if (schema.findFile(rest)) continue;
-            add(kOtherGroup, rest, DType::u8, pair, {});
+            if (auto it = byFile.find(rest); it != byFile.end())
+                known.emplace_back(it->second, &pair);
+            else
+                others.emplace_back(&rest, &pair);
+        }
+        std::sort(known.begin(), known.end(),
+                  [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (const auto& [at, pair] : known) {
+            const GroupSpec& group = schema.groups[at.first];
+            const BufferSpec& buffer = group.buffers[at.second];
+            add(group.id, buffer.name, buffer.dtype, *pair, buffer.shape);
+        }
+        for (const auto& [rest, pair] : others) {
+            add(kOtherGroup, *rest, DType::u8, *pair, {});
             an.unclassified.push_back(an.buffers.back().fileName);
         }
     }
@@ -137,8 +163,10 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             // slot never replaces one: the threads write distinct elements, as in a vector.
             BufferResult& slot = an.buffers[i];
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
-            BufferResult r = options.cache ? options.cache->compare(p.paths[i].a, p.paths[i].b, slot.dtype, compare)
-                                           : compareFiles(p.paths[i].a, p.paths[i].b, slot.dtype, compare);
+            const fs::path a = p.sides[i].a ? an.runA / slot.fileName : fs::path{};
+            const fs::path b = p.sides[i].b ? an.runB / slot.fileName : fs::path{};
+            BufferResult r = options.cache ? options.cache->compare(a, b, slot.dtype, compare)
+                                           : compareFiles(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;

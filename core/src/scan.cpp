@@ -112,7 +112,6 @@ RunScan scanRun(const fs::path& dir) {
         file.step = parsed->step;
         file.rest = parsed->rest;
         file.fileName = name;
-        file.path = path;
         file.size = static_cast<std::uint64_t>(fst.st_size);
         file.mtimeNs =
             static_cast<std::int64_t>(fst.st_mtim.tv_sec) * 1000000000 + fst.st_mtim.tv_nsec;

@@ -177,6 +177,8 @@ BufferStats StatsAccumulator::finish() {
         std::vector<std::uint32_t>().swap(im.s.colDiffs);
     }
     std::sort(im.s.largestDiffs.begin(), im.s.largestDiffs.end(), detail::largerDelta);
+    im.s.deltaHistogram.counts.shrink();
+    im.s.ulpHistogram.counts.shrink();
     return std::move(im.s);
 }
 

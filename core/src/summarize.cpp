@@ -60,6 +60,7 @@ void summarize(Analysis& an) {
         row[step] = an.matrix.size();
         StepResult sr;
         sr.step = step;
+        sr.cells.reserve(an.schema->groups.size() + (hasOther ? 1 : 0)); // a row per step: no slack
         for (const auto& g : an.schema->groups) sr.cells.push_back(GroupCell{g.id, Status::missing, {}, 0, 0, 0});
         if (hasOther) sr.cells.push_back(GroupCell{kOtherGroup, Status::missing, {}, 0, 0, 0});
         an.matrix.push_back(std::move(sr));

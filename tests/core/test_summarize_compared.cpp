@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <vector>
 
 using namespace dumpscope;
 
@@ -178,6 +179,40 @@ TEST(BufferStatsSize, AnEqualPairKeepsNoHistogramCounts) {
     const BufferStats differ =
         compareMemory(DType::f32, a.data(), 4 * a.size(), b.data(), 4 * b.size());
     EXPECT_TRUE(differ.deltaHistogram.counts.allocated());
+    // One difference, one decade and one power of two: only those counters are kept.
+    EXPECT_EQ(differ.deltaHistogram.counts.stored(), 1u);
+    EXPECT_EQ(differ.ulpHistogram.counts.stored(), 1u);
     EXPECT_EQ(differ.deltaHistogram.at(0), 1u);
-    EXPECT_EQ(differ.ulpHistogram.counts[22], 1u);
+    const auto& ulps = differ.ulpHistogram.counts;
+    EXPECT_EQ(ulps[22], 1u);
+    EXPECT_EQ(std::accumulate(ulps.begin(), ulps.end(), std::uint64_t{0}), 1u);
+    EXPECT_EQ(std::find_if(ulps.begin(), ulps.end(), [](auto c) { return c; }) - ulps.begin(), 22);
+    EXPECT_EQ(ulps.rend() - std::find_if(ulps.rbegin(), ulps.rend(), [](auto c) { return c; }), 23);
+}
+
+TEST(LazyCounts, ShrinkKeepsTheNonzeroRangeAndWritingExpandsIt) {
+    LazyCounts<8> c;
+    c.shrink();
+    EXPECT_FALSE(c.allocated());
+    c[2] = 5;
+    c[5] = 7;
+    EXPECT_EQ(c.stored(), 8u);
+    LazyCounts<8> before = c;
+    c.shrink();
+    EXPECT_EQ(c.stored(), 4u);
+    EXPECT_TRUE(c == before);
+    const LazyCounts<8> copy = c;
+    EXPECT_EQ(copy.stored(), 4u);
+    EXPECT_EQ(copy[1], 0u);
+    EXPECT_EQ(copy[2], 5u);
+    EXPECT_EQ(copy[5], 7u);
+    EXPECT_EQ(copy[6], 0u);
+    c[7] += 1; // expands to all 8, the kept counters where they were
+    EXPECT_EQ(c.stored(), 8u);
+    EXPECT_EQ(std::vector<std::uint64_t>(c.begin(), c.end()),
+              (std::vector<std::uint64_t>{0, 0, 5, 0, 0, 7, 0, 1}));
+    c[2] = c[5] = c[7] = 0;
+    c.shrink();
+    EXPECT_FALSE(c.allocated());
+    EXPECT_TRUE(c == LazyCounts<8>());
 }

@@ -188,3 +188,23 @@ TEST(RunWatcher, ClosingThePairStopsWatching) {
     EXPECT_FALSE(w.window.runWatcher()->isWatching());
     EXPECT_FALSE(w.window.findChild<QToolButton*>(QStringLiteral("watchButton"))->isVisible());
 }
+
+// A step of thousands of files: the watcher watches a bounded number of them (inotify's watches
+// are shared by every program of the user), and a new step still grows the matrix.
+TEST(RunWatcher, AStepOfThousandsOfFilesWatchesABoundedNumber) {
+    TempDir dir;
+    for (const char* run : {"a", "b"})
+        for (int i = 0; i < 700; ++i)
+            dumpscope::test::writeDump(dir / run, 0, "x" + std::to_string(i),
+                                       std::vector<float>{1});
+    RunWatcher watcher;
+    watcher.setDebounceMs(50);
+    QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+    EXPECT_EQ(watcher.watchedFileCount(), RunWatcher::kMaxWatchedFiles);
+    dumpscope::test::writeDump(dir / "a", 1, "x0", std::vector<float>{1});
+    dumpscope::test::writeDump(dir / "b", 1, "x0", std::vector<float>{1});
+    ASSERT_TRUE(waitUntil([&] { return changed.count() > 0; }));
+    EXPECT_EQ(watcher.watchedFileCount(), 2) << "the newest step's files: step 1 in both runs";
+}

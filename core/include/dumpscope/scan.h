@@ -19,8 +19,7 @@ std::optional<DumpName> parseDumpName(const std::string& fileName);
 struct DumpFile {
     std::uint64_t step = 0;
     std::string rest;     // e.g. "h_q_logits"
-    std::string fileName; // e.g. "step_1_h_q_logits.bin"
-    std::filesystem::path path;
+    std::string fileName; // e.g. "step_1_h_q_logits.bin", in RunScan::dir (RunScan::pathOf)
     std::uint64_t size = 0;
     std::int64_t mtimeNs = 0;
 };
@@ -32,6 +31,10 @@ struct RunScan {
     std::map<std::pair<std::uint64_t, std::string>, DumpFile> files; // (step, rest) -> file
     std::vector<std::string> warnings;
     std::string error; // empty when the directory was read
+
+    // Built when asked for, not kept per file: a path object holds its parsed components,
+    // several hundred bytes each, and a run may hold 100,000 files.
+    std::filesystem::path pathOf(const DumpFile& file) const { return dir / file.fileName; }
 };
 
 RunScan scanRun(const std::filesystem::path& dir);

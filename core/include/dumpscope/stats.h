@@ -24,17 +24,54 @@ struct ElementDiff {
 
 // N counters, all zero until one is written: only then are they allocated. Most buffer pairs
 // of a run are equal, and their histograms stay empty; an analysis of 100,000 pairs keeps
-// every pair's statistics, so an equal pair's must not cost N counters each.
+// every pair's statistics, so an equal pair's must not cost N counters each. Once counting is
+// done, shrink() keeps only the range from the first to the last nonzero counter: a divergent
+// pair's differences span a few decades, not DeltaHistogram's 641. Writing expands it again.
 template <std::size_t N> class LazyCounts {
+    static_assert(N > 0 && N <= 0xffff);
+
   public:
     using value_type = std::uint64_t;
-    using const_iterator = const std::uint64_t*;
+    // Reads every one of the N counters, the ones not stored as 0.
+    class const_iterator {
+      public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = std::uint64_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = std::uint64_t;
+        const_iterator() = default;
+        const_iterator(const LazyCounts* counts, std::ptrdiff_t i) : m_counts(counts), m_i(i) {}
+        std::uint64_t operator*() const { return (*m_counts)[static_cast<std::size_t>(m_i)]; }
+        std::uint64_t operator[](std::ptrdiff_t k) const { return *(*this + k); }
+        const_iterator& operator++() { return ++m_i, *this; }
+        const_iterator& operator--() { return --m_i, *this; }
+        const_iterator operator++(int) { return {m_counts, m_i++}; }
+        const_iterator operator--(int) { return {m_counts, m_i--}; }
+        const_iterator& operator+=(std::ptrdiff_t k) { return m_i += k, *this; }
+        const_iterator& operator-=(std::ptrdiff_t k) { return m_i -= k, *this; }
+        friend const_iterator operator+(const_iterator it, std::ptrdiff_t k) { return it += k; }
+        friend const_iterator operator+(std::ptrdiff_t k, const_iterator it) { return it += k; }
+        friend const_iterator operator-(const_iterator it, std::ptrdiff_t k) { return it -= k; }
+        friend std::ptrdiff_t operator-(const_iterator x, const_iterator y) {
+            return x.m_i - y.m_i;
+        }
+        friend bool operator==(const_iterator x, const_iterator y) { return x.m_i == y.m_i; }
+        friend auto operator<=>(const_iterator x, const_iterator y) { return x.m_i <=> y.m_i; }
+
+      private:
+        const LazyCounts* m_counts = nullptr;
+        std::ptrdiff_t m_i = 0;
+    };
     using iterator = const_iterator;
 
     LazyCounts() = default;
-    LazyCounts(const LazyCounts& other)
-        : m_counts(other.m_counts ? std::make_unique<std::array<std::uint64_t, N>>(*other.m_counts)
-                                  : nullptr) {}
+    LazyCounts(const LazyCounts& other) : m_first(other.m_first), m_size(other.m_size) {
+        if (other.m_counts) {
+            m_counts = std::make_unique<std::uint64_t[]>(m_size);
+            std::copy_n(other.m_counts.get(), m_size, m_counts.get());
+        }
+    }
     LazyCounts(LazyCounts&&) noexcept = default;
     LazyCounts& operator=(const LazyCounts& other) {
         if (this != &other) *this = LazyCounts(other);
@@ -43,29 +80,56 @@ template <std::size_t N> class LazyCounts {
     LazyCounts& operator=(LazyCounts&&) noexcept = default;
 
     static constexpr std::size_t size() { return N; }
-    std::uint64_t operator[](std::size_t i) const { return m_counts ? (*m_counts)[i] : 0; }
+    std::uint64_t operator[](std::size_t i) const {
+        return i - m_first < m_size ? m_counts[i - m_first] : 0;
+    }
     std::uint64_t& operator[](std::size_t i) { return own()[i]; }
-    std::uint64_t* data() { return own().data(); } // for writing: allocates
-    const_iterator begin() const { return m_counts ? m_counts->data() : zeros().data(); }
-    const_iterator end() const { return begin() + N; }
+    std::uint64_t* data() { return own(); } // for writing: all N counters, allocated
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, static_cast<std::ptrdiff_t>(N)}; }
     std::reverse_iterator<const_iterator> rbegin() const { return std::reverse_iterator(end()); }
     std::reverse_iterator<const_iterator> rend() const { return std::reverse_iterator(begin()); }
     bool allocated() const { return m_counts != nullptr; }
+    // Counters stored (N once written, fewer after shrink()).
+    std::size_t stored() const { return m_size; }
+
+    // Keeps the counters from the first nonzero one to the last; none when all are zero.
+    void shrink() {
+        if (!m_counts) return;
+        std::size_t lo = 0, hi = m_size;
+        while (lo < hi && m_counts[lo] == 0)
+            ++lo;
+        while (hi > lo && m_counts[hi - 1] == 0)
+            --hi;
+        if (lo == 0 && hi == m_size) return;
+        std::unique_ptr<std::uint64_t[]> kept;
+        if (hi > lo) {
+            kept = std::make_unique<std::uint64_t[]>(hi - lo);
+            std::copy(m_counts.get() + lo, m_counts.get() + hi, kept.get());
+        }
+        m_counts = std::move(kept);
+        m_first = hi > lo ? m_first + lo : 0;
+        m_size = hi - lo;
+    }
 
     friend bool operator==(const LazyCounts& x, const LazyCounts& y) {
         return std::equal(x.begin(), x.end(), y.begin());
     }
 
   private:
-    std::array<std::uint64_t, N>& own() {
-        if (!m_counts) m_counts = std::make_unique<std::array<std::uint64_t, N>>();
-        return *m_counts;
+    std::uint64_t* own() {
+        if (m_size != N) {
+            auto all = std::make_unique<std::uint64_t[]>(N); // zeroed
+            if (m_counts) std::copy_n(m_counts.get(), m_size, all.get() + m_first);
+            m_counts = std::move(all);
+            m_first = 0;
+            m_size = N;
+        }
+        return m_counts.get();
     }
-    static const std::array<std::uint64_t, N>& zeros() {
-        static const std::array<std::uint64_t, N> z{};
-        return z;
-    }
-    std::unique_ptr<std::array<std::uint64_t, N>> m_counts;
+    std::unique_ptr<std::uint64_t[]> m_counts; // counters m_first .. m_first + m_size - 1
+    std::size_t m_first = 0;
+    std::size_t m_size = 0;
 };
 
 // log10|Δ| per decade: bin d counts |Δ| in [10^d, 10^(d+1)). Differences whose |Δ| is 0
