@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace dumpscope {
 
@@ -16,10 +19,11 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 // The root buffers' kinds, most severe first, and what the most severe one suggests.
 void describeRootKinds(const Analysis& an, RootCause& root) {
     const BufferResult* worst = nullptr;
+    // Sets: a root group may hold tens of thousands of divergent buffers.
+    const std::unordered_set<std::string_view> buffers(root.buffers.begin(), root.buffers.end());
+    const std::unordered_set<std::string_view> groups(root.groups.begin(), root.groups.end());
     for (const auto& b : an.buffers) {
-        if (b.step != *root.step || !contains(root.buffers, b.name) ||
-            !contains(root.groups, b.group))
-            continue;
+        if (b.step != *root.step || !buffers.count(b.name) || !groups.count(b.group)) continue;
         if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end())
             root.kinds.push_back(b.kind);
         if (!worst || b.kind < worst->kind) worst = &b;
@@ -38,18 +42,6 @@ bool everyPairFailed(const Analysis& an) {
         anyPair = true;
     }
     return anyPair;
-}
-
-// The group's buffers at `step` that have no pair result: one-sided, unreadable, changed while
-// read, or not compared yet.
-std::vector<UnjudgedBuffer> unjudgedAt(const Analysis& an, std::uint64_t step,
-                                       const std::string& group) {
-    std::vector<UnjudgedBuffer> out;
-    for (const auto& b : an.buffers)
-        if (b.step == step && b.group == group &&
-            (b.pending || isOneSided(b.status) || isError(b.status)))
-            out.push_back({b.name, b.status, b.pending});
-    return out;
 }
 
 // Root cause: divergent groups none of whose direct upstream groups diverge. Data reaches a
@@ -203,16 +195,26 @@ Verdict decide(const Analysis& an) {
     const Schema& schema = *an.schema;
     if (v.firstDivergentStep) {
         const auto step = *v.firstDivergentStep;
+        // One pass over the buffers, whatever the number of groups: decide() runs again while
+        // an analysis is in flight, each time the first divergent step gets another result.
+        std::unordered_map<std::string_view, std::size_t> rowOf;
         for (const auto& g : schema.groups) {
-            CulpritRow row{g.id, g.label, false, {}, unjudgedAt(an, step, g.id)};
-            for (const auto& b : an.buffers) {
-                if (b.step != step || b.group != g.id || b.pending) continue;
-                row.present |= !isOneSided(b.status);
-                if (countsAsDivergent(an, b.status)) row.divergentBuffers.push_back(b.name);
-            }
-            if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(g.id);
-            v.culprits.push_back(std::move(row));
+            rowOf.emplace(g.id, v.culprits.size());
+            v.culprits.push_back(CulpritRow{g.id, g.label, false, {}, {}});
         }
+        for (const auto& b : an.buffers) {
+            if (b.step != step) continue;
+            const auto at = rowOf.find(b.group);
+            if (at == rowOf.end()) continue;
+            CulpritRow& row = v.culprits[at->second];
+            if (b.pending || isOneSided(b.status) || isError(b.status))
+                row.unjudged.push_back({b.name, b.status, b.pending});
+            if (b.pending) continue;
+            row.present |= !isOneSided(b.status);
+            if (countsAsDivergent(an, b.status)) row.divergentBuffers.push_back(b.name);
+        }
+        for (const auto& row : v.culprits)
+            if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(row.group);
         v.rootCause.step = step;
         findRootCause(schema, v, v.rootCause);
         describeRootKinds(an, v.rootCause);
