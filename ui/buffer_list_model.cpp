@@ -73,7 +73,6 @@ void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> 
     m_snapshot = std::move(snapshot);
     m_buffers = m_snapshot ? std::move(buffers) : std::vector<std::size_t>{};
     m_buffersSorted = std::is_sorted(m_buffers.begin(), m_buffers.end());
-    updateGrowth();
     endResetModel();
 }
 
@@ -95,19 +94,40 @@ void BufferListModel::signalRows(const std::vector<std::size_t>& changedBuffers)
     }
 }
 
-void BufferListModel::updateGrowth() {
-    const auto analysis = m_snapshot ? m_snapshot->analysis : nullptr;
-    if (analysis == m_growthOf) return;
-    m_growthOf = analysis;
-    m_growth = analysis ? dumpscope::growthSeries(*analysis) : std::vector<dumpscope::GrowthSeries>{};
-    m_growthRow.clear();
-    for (std::size_t i = 0; i < m_growth.size(); ++i)
-        m_growthRow.emplace(std::make_pair(m_growth[i].group, m_growth[i].name), i);
+const std::vector<std::size_t>& BufferListModel::resultsOf(const BufferResult& b) const {
+    const auto& buffers = m_snapshot->analysis->buffers;
+    const BufferKey key{b.group, b.name};
+    const auto valid = [&](const std::vector<std::size_t>& indices) {
+        return std::all_of(indices.begin(), indices.end(), [&](std::size_t i) {
+            return i < buffers.size() && buffers[i].group == b.group && buffers[i].name == b.name;
+        });
+    };
+    auto it = m_resultsOf.find(key);
+    if (m_resultsOfBuffers != buffers.size() || it == m_resultsOf.end() || !valid(it->second)) {
+        m_resultsOf.clear();
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            m_resultsOf[{buffers[i].group, buffers[i].name}].push_back(i);
+        m_resultsOfBuffers = buffers.size();
+        it = m_resultsOf.find(key);
+    }
+    static const std::vector<std::size_t> none;
+    return it == m_resultsOf.end() ? none : it->second;
 }
 
 const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
-    const auto it = m_growthRow.find({b.group, b.name});
-    return it == m_growthRow.end() ? nullptr : &m_growth[it->second];
+    if (!m_snapshot) return nullptr;
+    if (m_growthOf != m_snapshot->analysis) {
+        m_growth.clear();
+        m_growthOf = m_snapshot->analysis;
+    }
+    const BufferKey key{b.group, b.name};
+    auto it = m_growth.find(key);
+    if (it == m_growth.end())
+        it = m_growth
+                 .emplace(key, dumpscope::growthSeriesOf(*m_snapshot->analysis, b.group, b.name,
+                                                         resultsOf(b)))
+                 .first;
+    return &it->second;
 }
 
 GrowthSparkline BufferListModel::sparkline(const BufferResult& b) const {

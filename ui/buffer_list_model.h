@@ -63,14 +63,20 @@ class BufferListModel : public QAbstractTableModel {
     const dumpscope::GrowthSeries* growthOf(const dumpscope::BufferResult& buffer) const;
     GrowthSparkline sparkline(const dumpscope::BufferResult& buffer) const;
     QString growthToolTip(const dumpscope::BufferResult& buffer) const;
-    void updateGrowth();
+    const std::vector<std::size_t>& resultsOf(const dumpscope::BufferResult& buffer) const;
     void signalRows(const std::vector<std::size_t>& changedBuffers);
 
     SnapshotPtr m_snapshot;
     std::vector<std::size_t> m_buffers;
     bool m_buffersSorted = true; // m_buffers ascending (a cell's are): rows found by bisection
-    // growthSeries() of m_snapshot's analysis, computed once per analysis, by (group, name).
-    std::shared_ptr<const dumpscope::Analysis> m_growthOf;
-    std::vector<dumpscope::GrowthSeries> m_growth;
-    std::map<std::pair<std::string, std::string>, std::size_t> m_growthRow;
+    // The growth series of the rows asked for, by (group, name), computed from m_snapshot's
+    // analysis when first asked for and dropped with it: a whole run's series for every buffer
+    // of the schema would cost steps × buffers each snapshot. Where each buffer's results are
+    // depends only on the plan, so that index outlives the snapshots of one analysis; it is
+    // checked as it is used and rebuilt when the plan is another.
+    using BufferKey = std::pair<std::string, std::string>;
+    mutable std::shared_ptr<const dumpscope::Analysis> m_growthOf;
+    mutable std::map<BufferKey, dumpscope::GrowthSeries> m_growth;
+    mutable std::map<BufferKey, std::vector<std::size_t>> m_resultsOf;
+    mutable std::size_t m_resultsOfBuffers = 0; // analysis->buffers.size() it was built for
 };

@@ -369,3 +369,27 @@ TEST(Growth, FollowsEachBufferAcrossSteps) {
     EXPECT_EQ(series[30].name, "outcome_b");
     EXPECT_EQ(series[30].points[2].status, Status::missing);
 }
+
+TEST(Growth, OneBuffersSeriesFromItsResultsIsItsEntryInTheWholeSet) {
+    TempDir dir;
+    test::writeRunPair(dir, {0, 1, 2});
+    perturb(dir, 1, "h_q_logits", 1);
+    perturb(dir, 2, "h_q_logits", 4);
+    fs::remove(dir / "a" / "step_1_k_outcome_b.bin");
+    const auto an = run(dir);
+    for (const auto& want : growthSeries(an)) {
+        std::vector<std::size_t> results;
+        for (std::size_t i = an.buffers.size(); i-- > 0;) // any order, others ignored
+            results.push_back(i);
+        const GrowthSeries got = growthSeriesOf(an, want.group, want.name, results);
+        ASSERT_EQ(got.points.size(), want.points.size()) << want.name;
+        for (std::size_t k = 0; k < want.points.size(); ++k) {
+            EXPECT_EQ(got.points[k].step, want.points[k].step);
+            EXPECT_EQ(got.points[k].status, want.points[k].status) << want.name << " " << k;
+            EXPECT_EQ(got.points[k].nDiff, want.points[k].nDiff);
+            EXPECT_EQ(got.points[k].maxAbsDelta, want.points[k].maxAbsDelta);
+        }
+    }
+    EXPECT_EQ(growthSeriesOf(an, "H", "q_logits", {an.buffers.size() + 5}).points.size(), 3u)
+        << "an index past the end is ignored";
+}

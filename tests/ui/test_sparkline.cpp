@@ -126,6 +126,30 @@ TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
               0u);
 }
 
+// While the analysis is in flight the cell's rows stay and their data changes: the sparkline
+// follows each snapshot instead of keeping the one from when the cell was chosen.
+TEST(Sparkline, FollowsEverySnapshotOfTheCellShown) {
+    TempDir dir;
+    const Analysis finished = growingPair(dir);
+    AnalyzeOptions options;
+    options.schema = finished.schema;
+    const Analysis planned = plan(dir / "a", dir / "b", options);
+    const auto& cell = finished.matrix.at(2).cells.at(0).buffers;
+    ASSERT_EQ(planned.matrix.at(2).cells.at(0).buffers, cell);
+    BufferListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto growthOfX = [&] {
+        return model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
+            .data(BufferListModel::GrowthRole)
+            .value<GrowthSparkline>();
+    };
+    model.setBuffers(uitest::plannedSnapshot(planned), cell);
+    EXPECT_EQ(growthOfX().points.at(2).nDiff, 0u) << "not compared yet";
+    model.setBuffers(uitest::finishedSnapshot(finished), cell); // the same rows, new data
+    EXPECT_EQ(growthOfX().points.at(1).nDiff, 1u);
+    EXPECT_EQ(growthOfX().points.at(2).nDiff, 3u);
+}
+
 TEST(Sparkline, BarsGrowWithTheDifferingCount) {
     EXPECT_EQ(SparklineDelegate::barHeight(0, 100), 0.0);
     EXPECT_EQ(SparklineDelegate::barHeight(100, 100), 1.0);

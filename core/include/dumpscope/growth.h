@@ -2,6 +2,7 @@
 
 #include "dumpscope/result.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,5 +27,11 @@ struct GrowthSeries {
 
 // Every buffer of the analysis (schema order, then unclassified by name), one point per step.
 std::vector<GrowthSeries> growthSeries(const Analysis& analysis);
+
+// One buffer's series, the same as its entry in growthSeries(), from the indices into
+// analysis.buffers of that buffer's results (any order; others are ignored). Costs what those
+// results are, not the whole analysis: a view shows the series of a few rows at a time.
+GrowthSeries growthSeriesOf(const Analysis& analysis, const std::string& group,
+                            const std::string& name, const std::vector<std::size_t>& results);
 
 } // namespace dumpscope
