@@ -262,10 +262,19 @@ std::string watchStepLine(const Analysis& an, bool color) {
         if (auto it = byStatus.find(what); it != byStatus.end()) line += std::string("  ") + what + ": " + joined(it->second);
     if (!diverges) return line;
 
+    const auto& cause = an.verdict.rootCause;
+    // A group that could not be judged feeds the divergent ones: naming the first divergent
+    // buffer here would read as a root cause the verdict refuses to give.
+    if (cause.groups.empty() && !cause.undecidedGroups.empty()) {
+        std::vector<std::string> unjudged;
+        for (const auto& g : cause.unjudgedInputs)
+            unjudged.push_back(shown(g));
+        return line + "  root cause not determined: group " + joined(unjudged) +
+               " could not be judged";
+    }
     // The root cause names the first divergent buffers by dataflow; without one (only
     // unclassified files diverge), the first divergent buffer in schema order.
     std::vector<std::string> names;
-    const auto& cause = an.verdict.rootCause;
     for (const auto& b : an.buffers)
         for (const auto& name : cause.buffers)
             if (b.name == name && countsAsDivergent(an, b.status))
