@@ -302,7 +302,7 @@ void problems(std::string& h, const Analysis& a) {
                  (a.buffers[i].status == Status::only_in_a ? "A" : "B") + "</li>";
         h += "</ul>\n";
     }
-    const auto list = [&h](const char* title, const std::vector<std::string>& items, bool mono) {
+    const auto list = [&h](const char* title, const auto& items, bool mono) {
         if (items.empty()) return;
         h += "<h2>" + std::string(title) + "</h2>\n<ul>";
         for (const auto& item : items)

@@ -33,7 +33,7 @@ Json optionalIndex(const std::optional<std::uint64_t>& v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
-Json strings(const std::vector<std::string>& list) {
+template <typename Strings> Json strings(const Strings& list) {
     Json out = Json::array();
     for (const auto& s : list)
         out.push_back(validUtf8(s));

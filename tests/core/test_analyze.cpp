@@ -259,7 +259,8 @@ TEST(Analyze, UnclassifiedFilesAreComparedButNotInTheTree) {
     test::writeDump(dir / "a", 0, "x_extra", std::vector<std::uint8_t>{1, 2, 3});
     test::writeDump(dir / "b", 0, "x_extra", std::vector<std::uint8_t>{1, 9, 3});
     auto an = run(dir);
-    EXPECT_EQ(an.unclassified, std::vector<std::string>{"step_0_x_extra.bin"});
+    EXPECT_EQ(std::vector<std::string>(an.unclassified.begin(), an.unclassified.end()),
+              std::vector<std::string>{"step_0_x_extra.bin"});
     const auto& b = find(an, 0, "x_extra");
     EXPECT_EQ(b.group, kOtherGroup);
     EXPECT_EQ(b.dtype, DType::u8);

@@ -141,7 +141,9 @@ struct Analysis {
     // Chunked so that a copy shares what it does not change (the window's snapshots).
     ChunkedVector<BufferResult> buffers; // by step, then schema order, then unclassified by name
     ChunkedVector<StepResult> matrix;    // one per entry of `steps`
-    std::vector<std::string> unclassified; // file names of unclassified step files
+    // File names of unclassified step files. Chunked like `buffers`: a run may hold 100,000, and
+    // every snapshot of an analysis in flight is a copy of it.
+    ChunkedVector<std::string> unclassified;
     std::vector<std::string> warnings;
     Tolerance tolerance;           // as given; within_tolerance statuses follow it
     bool verdictTolerance = false; // true: within_tolerance buffers do not count as divergent
