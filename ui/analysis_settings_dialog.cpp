@@ -1,5 +1,7 @@
 #include "analysis_settings_dialog.h"
 
+#include "dumpscope/option_ranges.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -26,8 +28,8 @@ QString numberText(const std::optional<double>& v) {
     return v ? QString::number(*v, 'g', 17) : QString();
 }
 
-// Empty: not used. Otherwise a finite number >= 0 ("1e-6", "0.001").
-bool readTolerance(const QLineEdit* edit, std::optional<double>& out) {
+// Empty: not used. Otherwise a number in `range` ("1e-6", "0.001"), the command line's.
+bool readTolerance(const QLineEdit* edit, const dumpscope::RealRange& range, std::optional<double>& out) {
     const QString text = edit->text().trimmed();
     if (text.isEmpty()) {
         out.reset();
@@ -35,9 +37,16 @@ bool readTolerance(const QLineEdit* edit, std::optional<double>& out) {
     }
     bool ok = false;
     const double v = text.toDouble(&ok);
-    if (!ok || !std::isfinite(v) || v < 0) return false;
+    if (!ok || !range.contains(v)) return false;
     out = v;
     return true;
+}
+
+QString words(const dumpscope::RealRange& range) {
+    return QString::fromUtf8(range.words.data(), static_cast<qsizetype>(range.words.size()));
+}
+QString words(const dumpscope::CountRange& range) {
+    return QString::fromUtf8(range.words.data(), static_cast<qsizetype>(range.words.size()));
 }
 
 } // namespace
@@ -104,21 +113,24 @@ std::optional<AnalysisSettings> AnalysisSettingsDialog::settings(QString* error)
         if (error) *error = message;
         return std::nullopt;
     };
-    if (!readTolerance(m_atol, s.tolerance.atol))
-        return fail(tr("atol must be a number ≥ 0, or empty"));
-    if (!readTolerance(m_rtol, s.tolerance.rtol))
-        return fail(tr("rtol must be a number ≥ 0, or empty"));
+    using dumpscope::kAtolRange, dumpscope::kRtolRange, dumpscope::kUlpRange,
+        dumpscope::kRoundingThresholdRange;
+    if (!readTolerance(m_atol, kAtolRange, s.tolerance.atol))
+        return fail(tr("atol must be %1, or empty").arg(words(kAtolRange)));
+    if (!readTolerance(m_rtol, kRtolRange, s.tolerance.rtol))
+        return fail(tr("rtol must be %1, or empty").arg(words(kRtolRange)));
     if (const QString text = m_ulp->text().trimmed(); !text.isEmpty()) {
         bool ok = false;
         const qulonglong n = text.toULongLong(&ok);
-        if (!ok) return fail(tr("ULP must be a whole number ≥ 0, or empty"));
+        if (!ok || !kUlpRange.contains(n))
+            return fail(tr("ULP must be %1, or empty").arg(words(kUlpRange)));
         s.tolerance.ulp = n;
     }
     s.verdictTolerance = m_verdictTolerance->isChecked();
     bool ok = false;
     s.roundingThreshold = m_rounding->text().trimmed().toDouble(&ok);
-    if (!ok || !std::isfinite(s.roundingThreshold) || s.roundingThreshold < 0)
-        return fail(tr("the rounding threshold must be a number ≥ 0"));
+    if (!ok || !kRoundingThresholdRange.contains(s.roundingThreshold))
+        return fail(tr("the rounding threshold must be %1").arg(words(kRoundingThresholdRange)));
     return s;
 }
 

@@ -1,5 +1,6 @@
 #include "settings.h"
 
+#include "dumpscope/option_ranges.h"
 #include "dumpscope/shape.h"
 
 #include <QSettings>
@@ -10,10 +11,12 @@
 namespace {
 
 // An unset QSettings value reads as "no tolerance", a number as that tolerance.
-std::optional<double> optionalDouble(const QVariant& v) {
+// A stored value outside the range the dialog and the command line accept (NaN, a negative or
+// absurd tolerance written into the file by hand) is not used: the setting keeps its default.
+std::optional<double> optionalDouble(const QVariant& v, const dumpscope::RealRange& range) {
     bool ok = false;
     const double d = v.toDouble(&ok);
-    return v.isValid() && ok ? std::optional<double>(d) : std::nullopt;
+    return v.isValid() && ok && range.contains(d) ? std::optional<double>(d) : std::nullopt;
 }
 
 QVariant variantOf(const std::optional<double>& d) {
@@ -104,14 +107,17 @@ void Settings::setSplitterState(const QByteArray& state) {
 
 AnalysisSettings Settings::analysisSettings() const {
     AnalysisSettings s;
-    s.tolerance.atol = optionalDouble(m_settings->value(QStringLiteral("analysis/atol")));
-    s.tolerance.rtol = optionalDouble(m_settings->value(QStringLiteral("analysis/rtol")));
+    s.tolerance.atol =
+        optionalDouble(m_settings->value(QStringLiteral("analysis/atol")), dumpscope::kAtolRange);
+    s.tolerance.rtol =
+        optionalDouble(m_settings->value(QStringLiteral("analysis/rtol")), dumpscope::kRtolRange);
     const QVariant ulp = m_settings->value(QStringLiteral("analysis/ulp"));
     bool ok = false;
     const qulonglong n = ulp.toULongLong(&ok);
-    if (ulp.isValid() && ok) s.tolerance.ulp = n;
+    if (ulp.isValid() && ok && dumpscope::kUlpRange.contains(n)) s.tolerance.ulp = n;
     s.verdictTolerance = m_settings->value(QStringLiteral("analysis/verdictTolerance")).toBool();
-    if (const auto r = optionalDouble(m_settings->value(QStringLiteral("analysis/rounding"))))
+    if (const auto r = optionalDouble(m_settings->value(QStringLiteral("analysis/rounding")),
+                                      dumpscope::kRoundingThresholdRange))
         s.roundingThreshold = *r;
     return s;
 }

@@ -49,9 +49,7 @@ std::optional<double> realFrom(std::string_view text) {
 double parseRealOption(std::string_view option, std::string_view text, const RealRange& range) {
     const auto v = realFrom(text);
     if (!v || std::isnan(*v)) refuse(option, text, "is not a number", range.words);
-    if (!std::isfinite(*v) || *v > range.max || *v < range.min ||
-        (*v == range.min && !range.minIncluded))
-        refuse(option, text, "is out of range", range.words);
+    if (!range.contains(*v)) refuse(option, text, "is out of range", range.words);
     return *v;
 }
 
@@ -66,7 +64,7 @@ std::uint64_t parseCountOption(std::string_view option, std::string_view text,
     }
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || end != text.data() + text.size() || v > range.max)
+    if (ec != std::errc{} || end != text.data() + text.size() || !range.contains(v))
         refuse(option, text, "is out of range", range.words);
     return v;
 }

@@ -20,11 +20,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSettings>
 #include <QStatusBar>
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 using namespace dumpscope;
@@ -117,6 +119,21 @@ TEST(AnalysisSettings, RoundTripThroughQSettings) {
     EXPECT_EQ(again.bufferShapes().count("q_logits"), 0u);
 }
 
+// A settings file edited by hand: a value the dialog would refuse is not used.
+TEST(AnalysisSettings, StoredValuesOutOfRangeAreNotUsed) {
+    TempDir dir;
+    {
+        QSettings ini(iniIn(dir), QSettings::IniFormat);
+        ini.setValue(QStringLiteral("analysis/atol"), QStringLiteral("nan"));
+        ini.setValue(QStringLiteral("analysis/rtol"), QStringLiteral("-1"));
+        ini.setValue(QStringLiteral("analysis/ulp"), QStringLiteral("18446744073709551615"));
+        ini.setValue(QStringLiteral("analysis/rounding"), QStringLiteral("inf"));
+    }
+    const AnalysisSettings s = Settings(iniIn(dir)).analysisSettings();
+    EXPECT_FALSE(s.tolerance.any());
+    EXPECT_EQ(s.roundingThreshold, kDefaultRoundingThreshold);
+}
+
 TEST(AnalysisSettings, DialogReadsAndRefusesItsFields) {
     AnalysisSettings initial;
     initial.tolerance.rtol = 1e-3;
@@ -147,6 +164,22 @@ TEST(AnalysisSettings, DialogReadsAndRefusesItsFields) {
         EXPECT_FALSE(dialog.settings(&error)) << bad;
         EXPECT_TRUE(error.contains(QStringLiteral("atol"))) << error.toStdString();
     }
+    // The command line's ranges, said in its words: NaN, infinity, absurd or senseless values.
+    const std::vector<std::pair<QLineEdit*, const char*>> refused{
+        {atol, "1e301"}, {rtol, "nan"}, {rtol, "-0.5"}, {ulp, "9223372036854775809"},
+        {ulp, "-1"}, {rounding, "0"}, {rounding, "5"}, {rounding, "nan"}, {rounding, "inf"}};
+    for (const auto& [edit, bad] : refused) {
+        const QString before = edit->text();
+        edit->setText(QString::fromLatin1(bad));
+        QString error;
+        EXPECT_FALSE(dialog.settings(&error)) << edit->objectName().toStdString() << " " << bad;
+        EXPECT_TRUE(error.contains(QStringLiteral(" from ")) || error.contains(QStringLiteral("at most 1")))
+            << error.toStdString();
+        edit->setText(before);
+    }
+    EXPECT_TRUE(dialog.settings());
+    ulp->setText(QStringLiteral("9223372036854775808")); // 2^63, the largest the CLI takes
+    EXPECT_TRUE(dialog.settings());
     atol->clear();
     ulp->setText(QStringLiteral("1.5"));
     EXPECT_FALSE(dialog.settings());
