@@ -29,7 +29,8 @@ QString numberText(const std::optional<double>& v) {
 }
 
 // Empty: not used. Otherwise a number in `range` ("1e-6", "0.001"), the command line's.
-bool readTolerance(const QLineEdit* edit, const dumpscope::RealRange& range, std::optional<double>& out) {
+bool readTolerance(const QLineEdit* edit, const dumpscope::RealRange& range,
+                   std::optional<double>& out) {
     const QString text = edit->text().trimmed();
     if (text.isEmpty()) {
         out.reset();

@@ -164,16 +164,19 @@ TEST(AnalysisSettings, DialogReadsAndRefusesItsFields) {
         EXPECT_FALSE(dialog.settings(&error)) << bad;
         EXPECT_TRUE(error.contains(QStringLiteral("atol"))) << error.toStdString();
     }
+    atol->setText(QStringLiteral("2e-7"));
     // The command line's ranges, said in its words: NaN, infinity, absurd or senseless values.
     const std::vector<std::pair<QLineEdit*, const char*>> refused{
-        {atol, "1e301"}, {rtol, "nan"}, {rtol, "-0.5"}, {ulp, "9223372036854775809"},
-        {ulp, "-1"}, {rounding, "0"}, {rounding, "5"}, {rounding, "nan"}, {rounding, "inf"}};
+        {atol, "1e301"},  {rtol, "nan"},   {rtol, "-0.5"},  {ulp, "9223372036854775809"},
+        {ulp, "-1"},      {rounding, "0"}, {rounding, "5"}, {rounding, "nan"},
+        {rounding, "inf"}};
     for (const auto& [edit, bad] : refused) {
         const QString before = edit->text();
         edit->setText(QString::fromLatin1(bad));
         QString error;
         EXPECT_FALSE(dialog.settings(&error)) << edit->objectName().toStdString() << " " << bad;
-        EXPECT_TRUE(error.contains(QStringLiteral(" from ")) || error.contains(QStringLiteral("at most 1")))
+        EXPECT_TRUE(error.contains(QStringLiteral(" from ")) ||
+                    error.contains(QStringLiteral("at most 1")))
             << error.toStdString();
         edit->setText(before);
     }
