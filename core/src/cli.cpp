@@ -9,13 +9,12 @@
 #include "dumpscope/demo.h"
 #include "dumpscope/reference_compat.h"
 #include "dumpscope/report.h"
+#include "dumpscope/result_cache.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
-#include "regular_file.h"
 
 #include <CLI/CLI.hpp>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -42,12 +41,11 @@ PlannedReads plannedReads(const std::string& runA, const std::string& runB,
         std::uint64_t size[2] = {0, 0};
         bool present[2] = {false, false};
         for (int side = 0; side < 2; ++side) {
-            struct stat st {};
+            // A regular file (symlinks followed), stat'ed whatever the length of its path.
             const auto& run = side == 0 ? runA : runB;
-            present[side] =
-                detail::statAnyLength(std::filesystem::path(run) / b.fileName, st) == 0 &&
-                S_ISREG(st.st_mode);
-            if (present[side]) size[side] = static_cast<std::uint64_t>(st.st_size);
+            const auto file = fileIdentity(std::filesystem::path(run) / b.fileName);
+            present[side] = file.has_value();
+            if (file) size[side] = file->size;
         }
         planned.bytes.push_back(size[0] + size[1]);
         if (present[0] && present[1] && size[0] != size[1])

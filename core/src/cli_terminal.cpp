@@ -1,6 +1,6 @@
 #include "cli_terminal.h"
 
-#include "report_text.h"
+#include "dumpscope/display_text.h"
 
 #include <unistd.h>
 

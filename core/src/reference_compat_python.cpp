@@ -2,7 +2,7 @@
 // pathlib's spelling of a path. Split from reference_compat.cpp, which prints with them.
 #include "dumpscope/reference_compat.h"
 
-#include "utf8.h"
+#include "dumpscope/utf8.h"
 
 #include <algorithm>
 #include <array>

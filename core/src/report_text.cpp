@@ -1,6 +1,6 @@
 #include "report_text.h"
 
-#include "utf8.h"
+#include "dumpscope/utf8.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,6 +2,10 @@
 
 // Text helpers shared by the report writers. Names in a report come from file names and
 // schemas, so they may hold any bytes; every writer passes them through these.
+// displayText (validUtf8, and control characters also shown as "\xNN") is declared in the public
+// dumpscope/display_text.h, because the command line shows names through it too.
+
+#include "dumpscope/display_text.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -13,10 +17,6 @@ namespace dumpscope::report {
 // `s` with every byte that is not part of a well-formed UTF-8 sequence replaced by the
 // four-character text "\xNN" (NN upper-case hex). Valid input comes back unchanged.
 std::string validUtf8(std::string_view s);
-// validUtf8, and control characters (C0, DEL and C1: U+0000-U+001F, U+007F-U+009F) also shown
-// as "\xNN", a C1 one byte by byte, so a name can never break a table row or a line, nor reach a
-// terminal as an escape sequence.
-std::string displayText(std::string_view s);
 // displayText, then & < > " ' as character references: safe in HTML text and attributes.
 // `keepLines` keeps line feeds and tabs as they are (for <pre> blocks).
 std::string htmlEscape(std::string_view s, bool keepLines = false);

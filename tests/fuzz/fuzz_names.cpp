@@ -5,7 +5,7 @@
 // where the reference prints it.
 #include "dumpscope/reference_compat.h"
 #include "report_text.h"
-#include "utf8.h"
+#include "dumpscope/utf8.h"
 
 #include <nlohmann/json.hpp>
 

@@ -21,7 +21,8 @@ struct FileIdentity {
     std::int64_t mtimeNs = 0, ctimeNs = 0;
     bool operator==(const FileIdentity&) const = default;
 };
-// stat() of the path (following symlinks, as the scan does); nullopt when it cannot be stat'ed.
+// stat() of the path (following symlinks, as the scan does, and of any length); nullopt when it
+// cannot be stat'ed or is not a regular file.
 std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
 
 // Remembers each buffer pair's comparison so that an unchanged pair is never read again: the

@@ -1,7 +1,8 @@
 #pragma once
 
-// Well-formed UTF-8, in one place for the reports (escaping invalid bytes) and the reference
-// mode (Python's surrogateescape).
+// Well-formed UTF-8, in one place for the reports (escaping invalid bytes) and the command
+// line's reference mode (Python's surrogateescape). Public because that mode lives in the
+// command line's own library, outside the core.
 #include <cstddef>
 #include <string_view>
 
