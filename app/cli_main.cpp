@@ -1,4 +1,4 @@
-#include "dumpscope/cli.h"
+#include "cli.h"
 
 #include <cerrno>
 #include <cstdio>

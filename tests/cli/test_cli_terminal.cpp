@@ -207,5 +207,5 @@ TEST(CliHelp, DocumentsEveryOptionWithAnExample) {
         EXPECT_TRUE(listed.count(known)) << known << " is not in --help";
     for (const auto& option : listed)
         EXPECT_TRUE(std::regex_search(footer, std::regex(option + "\\b")))
-            << option << " has no example in --help's Examples (the footer in core/src/cli.cpp)";
+            << option << " has no example in --help's Examples (the footer in app/cli/cli.cpp)";
 }

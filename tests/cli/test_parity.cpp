@@ -6,7 +6,7 @@
 // Adding a case is one line in kCases (plus its builder when no existing one fits).
 #include "parity_support.h"
 
-#include "dumpscope/reference_compat.h"
+#include "reference_compat.h"
 
 #include "test_support.h"
 

@@ -3,9 +3,9 @@
 // well-formed UTF-8 (nlohmann's dump then cannot throw), displayText no control characters,
 // htmlEscape no raw markup characters; Python's repr of the name (reference mode) is ASCII-safe
 // where the reference prints it.
-#include "dumpscope/reference_compat.h"
-#include "report_text.h"
 #include "dumpscope/utf8.h"
+#include "reference_compat.h"
+#include "report_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // weaknesses the default mode fixes (value equality, steps 0-3 only, one-sided buffers skipped,
 // max|Δ| over the first five differences). Users drop `--reference-compat` into scripts that
 // parse the script's output, so every character, and the exit code, must stay the same.
-#include "dumpscope/reference_compat.h"
+#include "reference_compat.h"
 
 #include "dumpscope/reference_text.h"
 #include "dumpscope/schema.h"

@@ -2,8 +2,8 @@
 // dumps written to a temp dir. Expected strings were taken from Python 3.11 (repr, format,
 // pathlib) and from the reference script's f-strings; the byte-for-byte comparison against
 // the script itself is tests/cli/test_parity.cpp.
-#include "dumpscope/reference_compat.h"
 #include "dumpscope/reference_text.h"
+#include "reference_compat.h"
 
 #include "test_support.h"
 

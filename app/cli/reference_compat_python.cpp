@@ -1,6 +1,6 @@
 // Python's text forms the reference-compatible mode prints: float repr, '.6g', str repr and
 // pathlib's spelling of a path. Split from reference_compat.cpp, which prints with them.
-#include "dumpscope/reference_compat.h"
+#include "reference_compat.h"
 
 #include "dumpscope/utf8.h"
 

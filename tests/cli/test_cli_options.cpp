@@ -1,4 +1,4 @@
-// The command line's numeric option parsing (core/src/cli_options.h) at the edges of each range,
+// The command line's numeric option parsing (app/cli/cli_options.h) at the edges of each range,
 // and shown(), the one escape every name and path in the CLI's text goes through.
 #include "cli_options.h"
 #include "cli_terminal.h"

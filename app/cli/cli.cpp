@@ -1,4 +1,4 @@
-#include "dumpscope/cli.h"
+#include "cli.h"
 
 #include "cli_multi.h"
 #include "cli_options.h"
@@ -7,11 +7,11 @@
 #include "cli_watch.h"
 #include "dumpscope/analyze.h"
 #include "dumpscope/demo.h"
-#include "dumpscope/reference_compat.h"
 #include "dumpscope/report.h"
 #include "dumpscope/result_cache.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
+#include "reference_compat.h"
 
 #include <CLI/CLI.hpp>
 
