@@ -119,20 +119,15 @@ QString HistogramPanel::barLabel(int bar) const {
 
 namespace {
 
-// Appends bins lo..hi of `counts` (indexed from `offset`) trimmed to the non-empty span.
-template <typename Counts>
-void appendSpan(const Counts& counts, int offset, std::vector<int>& bins,
+// Appends the bars of `counts` (bin i is numbered i + offset): the core's usedRange(), the
+// same bars the HTML report draws.
+template <std::size_t N>
+void appendSpan(const LazyCounts<N>& counts, int offset, std::vector<int>& bins,
                 std::vector<quint64>& values) {
-    int lo = -1, hi = -1;
-    for (int i = 0; i < int(counts.size()); ++i) {
-        if (counts[std::size_t(i)] == 0) continue;
-        if (lo < 0) lo = i;
-        hi = i;
-    }
-    if (lo < 0) return;
-    for (int i = lo; i <= hi; ++i) {
-        bins.push_back(i + offset);
-        values.push_back(counts[std::size_t(i)]);
+    const auto [lo, hi] = counts.usedRange();
+    for (std::size_t i = lo; i < hi; ++i) {
+        bins.push_back(int(i) + offset);
+        values.push_back(counts[i]);
     }
 }
 

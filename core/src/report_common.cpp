@@ -144,28 +144,18 @@ std::string growthCellText(Status status, std::uint64_t nDiff) {
 
 std::vector<Bar> deltaBars(const DeltaHistogram& h) {
     std::vector<Bar> bars;
-    const auto first = std::find_if(h.counts.begin(), h.counts.end(), [](auto c) { return c; });
-    if (first == h.counts.end()) return bars;
-    const auto last = std::find_if(h.counts.rbegin(), h.counts.rend(), [](auto c) { return c; });
-    const auto lo = static_cast<int>(first - h.counts.begin());
-    const auto hi = static_cast<int>(h.counts.rend() - last) - 1;
-    for (int i = lo; i <= hi; ++i)
-        bars.push_back({"1e" + std::to_string(i + DeltaHistogram::kMinDecade),
-                        h.counts[static_cast<std::size_t>(i)]});
+    const auto [lo, hi] = h.counts.usedRange();
+    for (std::size_t i = lo; i < hi; ++i)
+        bars.push_back(
+            {"1e" + std::to_string(static_cast<int>(i) + DeltaHistogram::kMinDecade), h.counts[i]});
     return bars;
 }
 
 std::vector<Bar> ulpBars(const UlpHistogram& h) {
     std::vector<Bar> bars;
-    int lo = -1, hi = -1;
-    for (int k = 0; k < 64; ++k) {
-        if (!h.counts[static_cast<std::size_t>(k)]) continue;
-        if (lo < 0) lo = k;
-        hi = k;
-    }
-    if (lo < 0) return bars;
-    for (int k = lo; k <= hi; ++k)
-        bars.push_back({"2^" + std::to_string(k), h.counts[static_cast<std::size_t>(k)]});
+    const auto [lo, hi] = h.counts.usedRange();
+    for (std::size_t k = lo; k < hi; ++k)
+        bars.push_back({"2^" + std::to_string(k), h.counts[k]});
     return bars;
 }
 

@@ -216,3 +216,25 @@ TEST(LazyCounts, ShrinkKeepsTheNonzeroRangeAndWritingExpandsIt) {
     EXPECT_FALSE(c.allocated());
     EXPECT_TRUE(c == LazyCounts<8>());
 }
+
+// The histogram bars of the reports and of the window: the same range whether the counters
+// are shrunk or not, interior zeros kept.
+TEST(LazyCounts, UsedRangeRunsFromTheFirstNonzeroCounterToTheLast) {
+    using Range = std::pair<std::size_t, std::size_t>;
+    LazyCounts<8> c;
+    EXPECT_EQ(c.usedRange(), (Range{0, 0}));
+    c[3] = 0; // allocated, still all zero
+    EXPECT_EQ(c.usedRange(), (Range{0, 0}));
+    c[2] = 5;
+    c[5] = 7;
+    EXPECT_EQ(c.usedRange(), (Range{2, 6}));
+    c.shrink();
+    EXPECT_EQ(c.usedRange(), (Range{2, 6}));
+    c[0] = 1;
+    c[7] = 1;
+    EXPECT_EQ(c.usedRange(), (Range{0, 8}));
+    c[0] = c[2] = 0;
+    c.shrink();
+    EXPECT_EQ(c.stored(), 3u);
+    EXPECT_EQ(c.usedRange(), (Range{5, 8}));
+}

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace dumpscope {
@@ -93,22 +94,32 @@ template <std::size_t N> class LazyCounts {
     // Counters stored (N once written, fewer after shrink()).
     std::size_t stored() const { return m_size; }
 
-    // Keeps the counters from the first nonzero one to the last; none when all are zero.
-    void shrink() {
-        if (!m_counts) return;
+    // The counters from the first nonzero one to the last, as [first, last); {0, 0} when all
+    // are zero. A histogram's bars are this range: the reports and the window both trim with
+    // it, so they show the same bars. Shrunk, the stored range already is it and no counter
+    // outside it is read; unshrunk, the scan runs over the N counters.
+    std::pair<std::size_t, std::size_t> usedRange() const {
         std::size_t lo = 0, hi = m_size;
         while (lo < hi && m_counts[lo] == 0)
             ++lo;
         while (hi > lo && m_counts[hi - 1] == 0)
             --hi;
-        if (lo == 0 && hi == m_size) return;
+        if (lo == hi) return {0, 0};
+        return {m_first + lo, m_first + hi};
+    }
+
+    // Keeps usedRange()'s counters only; none when all are zero.
+    void shrink() {
+        if (!m_counts) return;
+        const auto [lo, hi] = usedRange();
+        if (lo == m_first && hi - lo == m_size) return;
         std::unique_ptr<std::uint64_t[]> kept;
         if (hi > lo) {
             kept = std::make_unique<std::uint64_t[]>(hi - lo);
-            std::copy(m_counts.get() + lo, m_counts.get() + hi, kept.get());
+            std::copy(m_counts.get() + (lo - m_first), m_counts.get() + (hi - m_first), kept.get());
         }
         m_counts = std::move(kept);
-        m_first = hi > lo ? m_first + lo : 0;
+        m_first = lo;
         m_size = hi - lo;
     }
 
