@@ -1,6 +1,7 @@
 // Choosing a report format and writing the file. The tool must never touch the evidence
-// it was made from: a destination inside either run directory is refused before anything is
-// created, and the file appears whole or not at all (temporary file, fsync, rename).
+// it was made from: a destination inside a run directory is refused before anything is
+// created, and the file appears whole or not at all (temporary file, fsync, rename). Every
+// file written beside user data goes through writeFileAtomically, the CSV export included.
 
 #include "dumpscope/report.h"
 
@@ -20,10 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(const fs::path& path, const std::string& cause, int err = 0) {
-    std::string what = "cannot write report " + path.string() + ": " + cause;
-    if (err) what += ": " + std::string(std::strerror(err));
-    throw std::runtime_error(what);
+[[noreturn]] void fail(const std::string& what, const fs::path& path, const std::string& cause,
+                       int err = 0) {
+    std::string text = "cannot write " + what + " " + path.string() + ": " + cause;
+    if (err) text += ": " + std::string(std::strerror(err));
+    throw std::runtime_error(text);
 }
 
 // Absolute, symlinks resolved as far as the path exists, "." and ".." removed.
@@ -63,21 +65,41 @@ bool insideRun(const fs::path& destination, const fs::path& runDir) {
     return false;
 }
 
-void writeAll(int fd, const std::string& data, const fs::path& path, const fs::path& tmp) {
-    const char* p = data.data();
-    std::size_t left = data.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int err = errno;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            fail(path, "writing " + tmp.string(), err);
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
+// The temporary file until it is renamed into place: on any way out before that, including an
+// exception from the producer, it is closed and removed.
+class TempFile {
+  public:
+    TempFile(int fd, fs::path path) : m_fd(fd), m_path(std::move(path)) {}
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() {
+        if (m_fd >= 0) ::close(m_fd);
+        if (!m_path.empty()) ::unlink(m_path.c_str());
     }
+    int fd() const { return m_fd; }
+    const fs::path& path() const { return m_path; }
+    // Closes the descriptor; the file stays until renamed() or the destructor.
+    int close() {
+        const int rc = ::close(m_fd);
+        m_fd = -1;
+        return rc;
+    }
+    void renamed() { m_path.clear(); }
+
+  private:
+    int m_fd;
+    fs::path m_path;
+};
+
+// 0 once all of `data` is written, else the errno of the failed write.
+int writeAll(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
 }
 
 } // namespace
@@ -107,44 +129,48 @@ std::string renderReport(const Analysis& analysis, ReportFormat format) {
 
 void writeReport(const Analysis& analysis, const fs::path& path) {
     const auto format = reportFormatFor(path);
-    if (!format) fail(path, "unknown report format (use .json, .md or .html)");
+    if (!format) fail("report", path, "unknown report format (use .json, .md or .html)");
     writeReportText(path, {analysis.runA, analysis.runB},
                     [&] { return renderReport(analysis, *format); });
 }
 
 void writeReportText(const fs::path& path, const std::vector<fs::path>& runDirs,
                      const std::function<std::string()>& render) {
-    for (const auto& run : runDirs)
-        if (insideRun(path, run)) fail(path, "it is inside a run directory; dumpscope never writes there");
-    if (path.filename().empty()) fail(path, "no file name");
+    writeFileAtomically(path, runDirs, "report", [&](const WriteSink& sink) { sink(render()); });
+}
 
-    const std::string text = render();
+void writeFileAtomically(const fs::path& path, const std::vector<fs::path>& runDirs,
+                         const std::string& what,
+                         const std::function<void(const WriteSink&)>& produce) {
+    for (const auto& run : runDirs)
+        if (insideRun(path, run))
+            fail(what, path, "it is inside a run directory; dumpscope never writes there");
+    if (path.filename().empty()) fail(what, path, "no file name");
 
     // Same directory as the destination, so the rename cannot cross file systems. The name
-    // starts with a dot so a half-written file is not mistaken for a report.
+    // starts with a dot so a half-written file is not mistaken for a finished one.
     static std::atomic<unsigned> counter{0};
     const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    const fs::path tmp = dir / ("." + path.filename().string() + ".tmp-" +
-                                std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) fail(path, "cannot create a temporary file in " + dir.string(), errno);
-    writeAll(fd, text, path, tmp);
-    if (::fsync(fd) != 0) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        fail(path, "fsync", err);
+    const fs::path tmpPath = dir / ("." + path.filename().string() + ".tmp-" +
+                                    std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const int fd = ::open(tmpPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        const int err = errno; // before building the message, which may allocate
+        fail(what, path, "cannot create a temporary file in " + dir.string(), err);
     }
-    if (::close(fd) != 0) {
+    TempFile tmp(fd, tmpPath);
+    produce([&](std::string_view text) {
+        if (const int err = writeAll(tmp.fd(), text))
+            fail(what, path, "writing " + tmp.path().string(), err);
+    });
+    const auto failed = [&](const char* step) {
         const int err = errno;
-        ::unlink(tmp.c_str());
-        fail(path, "close", err);
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        fail(path, "rename", err);
-    }
+        fail(what, path, step, err);
+    };
+    if (::fsync(tmp.fd()) != 0) failed("fsync");
+    if (tmp.close() != 0) failed("close");
+    if (::rename(tmp.path().c_str(), path.c_str()) != 0) failed("rename");
+    tmp.renamed();
     // Make the rename itself durable; a failure here leaves a complete file, so it is ignored.
     const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd >= 0) {

@@ -124,6 +124,19 @@ TEST(WriteReport, RefusesEveryPathIntoARunDirectoryAndCreatesNothingThere) {
     EXPECT_NO_THROW(dumpscope::writeReport(f.analysis, f.tmp / "ab" / "r.json"));
 }
 
+// A destination that is a symlink to a file in a run is inside the run: writing through it
+// would replace that file.
+TEST(WriteReport, RefusesADestinationThatIsASymlinkToAFileInARun) {
+    WriteFixture f;
+    dumpscope::test::writeText(f.tmp / "a" / "step_0_g_x.bin", "dump");
+    fs::create_symlink(f.tmp / "a" / "step_0_g_x.bin", f.tmp / "out" / "r.json");
+    const std::string err = writeError(f.analysis, f.tmp / "out" / "r.json");
+    EXPECT_NE(err.find("inside a run directory"), std::string::npos) << err;
+    EXPECT_EQ(readFile(f.tmp / "a" / "step_0_g_x.bin"), "dump");
+    EXPECT_EQ(listDir(f.tmp / "a"), std::vector<std::string>{"step_0_g_x.bin"});
+    EXPECT_EQ(listDir(f.tmp / "out"), std::vector<std::string>{"r.json"});
+}
+
 TEST(WriteReport, RefusesRelativePathIntoRunDirectory) {
     WriteFixture f;
     const fs::path old = fs::current_path();
@@ -228,4 +241,59 @@ TEST(WriteReport, HostileSchemaAndFileNamesStaySafeInEveryWrittenFile) {
         std::string::npos)
         << md;
     EXPECT_EQ(listDir(tmp / "out"), (std::vector<std::string>{"r.html", "r.json", "r.md"}));
+}
+
+// The streaming form behind writeReportText, which the window's CSV export calls directly.
+namespace {
+std::string streamError(const fs::path& path, const std::vector<fs::path>& runs,
+                        const std::function<void(const dumpscope::WriteSink&)>& produce) {
+    try {
+        dumpscope::writeFileAtomically(path, runs, "CSV file", produce);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return {};
+}
+} // namespace
+
+TEST(WriteFileAtomically, WritesThePiecesInOrderAndNamesTheFileByWhatItIs) {
+    WriteFixture f;
+    const std::vector<fs::path> runs = {f.analysis.runA, f.analysis.runB};
+    const auto target = f.tmp / "out" / "x.csv";
+    const std::string big(200000, '1');
+    EXPECT_EQ(streamError(target, runs,
+                          [&](const dumpscope::WriteSink& sink) {
+                              sink("index\n");
+                              sink("");
+                              sink(big);
+                              sink("\n");
+                          }),
+              "");
+    EXPECT_EQ(readFile(target), "index\n" + big + "\n");
+    EXPECT_EQ(listDir(f.tmp / "out"), std::vector<std::string>{"x.csv"});
+
+    // Refused before the producer runs: nothing is computed for a file that cannot be written.
+    bool produced = false;
+    const auto inside = f.tmp / "b" / "x.csv";
+    const std::string err =
+        streamError(inside, runs, [&](const dumpscope::WriteSink&) { produced = true; });
+    EXPECT_NE(
+        err.find("cannot write CSV file " + inside.string() + ": it is inside a run directory"),
+        std::string::npos)
+        << err;
+    EXPECT_FALSE(produced);
+    EXPECT_TRUE(listDir(f.tmp / "b").empty());
+}
+
+TEST(WriteFileAtomically, AProducerThatThrowsLeavesTheOldFileAndNoTemporary) {
+    WriteFixture f;
+    const auto target = f.tmp / "out" / "x.csv";
+    dumpscope::test::writeText(target, "old");
+    const std::string err = streamError(target, {}, [](const dumpscope::WriteSink& sink) {
+        sink("index\n");
+        throw std::runtime_error("b/step_0_g_x.bin: read failed");
+    });
+    EXPECT_EQ(err, "b/step_0_g_x.bin: read failed"); // the producer's own message, unchanged
+    EXPECT_EQ(readFile(target), "old");
+    EXPECT_EQ(listDir(f.tmp / "out"), std::vector<std::string>{"x.csv"});
 }

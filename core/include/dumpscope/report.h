@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dumpscope {
@@ -30,5 +31,19 @@ void writeReport(const Analysis& analysis, const std::filesystem::path& path);
 void writeReportText(const std::filesystem::path& path,
                      const std::vector<std::filesystem::path>& runDirs,
                      const std::function<std::string()>& render);
+
+// Takes the file's bytes in pieces, in order; throws std::runtime_error when a write fails.
+using WriteSink = std::function<void(std::string_view)>;
+// The one writer of every file dumpscope puts beside user data (reports, the window's CSV
+// export); writeReportText is it with the text in one piece. A destination inside any of
+// `runDirs` is refused before anything is created: by path with symlinks resolved, or by
+// identity, so a bind mount or another mount's path to the run is refused too. Then `produce`
+// streams the text into a temporary file beside the destination, which is fsynced and renamed
+// onto `path`: the file appears whole or not at all, and text too large to hold in memory
+// never has to be. Whatever `produce` throws is rethrown once the temporary file is removed.
+// Other failures throw std::runtime_error "cannot write <what> <path>: <cause>".
+void writeFileAtomically(const std::filesystem::path& path,
+                         const std::vector<std::filesystem::path>& runDirs, const std::string& what,
+                         const std::function<void(const WriteSink&)>& produce);
 
 } // namespace dumpscope
