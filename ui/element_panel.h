@@ -36,7 +36,8 @@ class ElementPanel : public QWidget {
     void clear();
 
     // Writes the differing elements (those of the range filter when one is active) as CSV.
-    // Refuses a path inside either run directory. False with `error` set on failure.
+    // Written by the core's writeFileAtomically: refused inside either run directory, however
+    // the path reaches it, and whole or not at all. False with `error` set on failure.
     bool exportCsv(const QString& path, QString* error = nullptr);
     // The selected cells as tab-separated text, rows by line (what Ctrl+C copies).
     QString selectionText() const;

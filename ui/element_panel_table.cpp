@@ -4,6 +4,8 @@
 
 #include "element_table_model.h"
 
+#include "dumpscope/report.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
@@ -12,13 +14,13 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QTableView>
 
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <stdexcept>
 
 using namespace dumpscope;
 
@@ -217,31 +219,25 @@ bool ElementPanel::exportCsv(const QString& path, QString* error) {
     const DiffIndex* index = navigationIndex();
     if (!m_a || !m_b || !m_analysis) return fail(tr("No buffer pair to export."));
     if (!index) return fail(tr("The differences are still being indexed."));
-    const QString dir = QFileInfo(path).absoluteDir().canonicalPath();
-    if (dir.isEmpty()) return fail(tr("The folder of %1 does not exist.").arg(path));
-    // Never write into the dumps being compared: a stray file there is a new "unclassified"
-    // buffer, or worse, overwrites one.
-    for (const auto& run : {m_analysis->runA, m_analysis->runB}) {
-        const QString runDir = QDir(QString::fromStdString(run.string())).canonicalPath();
-        if (!runDir.isEmpty() && (dir == runDir || dir.startsWith(runDir + QLatin1Char('/'))))
-            return fail(tr("Refusing to write inside the run directory %1.").arg(runDir));
+    // The reports' writer: one rule keeps the file out of the dumps being compared (there it
+    // would be a new "unclassified" buffer, or replace one) however the path reaches them, and
+    // the file appears whole or not at all. The CSV goes to it in pieces, never as one string:
+    // the differences of a 10^8-element buffer run to gigabytes of text.
+    const auto produce = [&](const WriteSink& sink) {
+        const auto toFile = [&sink](std::string_view text) {
+            sink(text); // throws when the write fails
+            return true;
+        };
+        std::string readError;
+        if (!writeDiffCsv(*m_a, *m_b, *index, toFile, &readError))
+            throw std::runtime_error(readError);
+    };
+    try {
+        writeFileAtomically(path.toStdString(), {m_analysis->runA, m_analysis->runB}, "CSV file",
+                            produce);
+    } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
-    std::string readError;
-    const bool written = writeDiffCsv(
-        *m_a, *m_b, *index,
-        [&file](std::string_view text) {
-            return file.write(text.data(), qint64(text.size())) == qint64(text.size());
-        },
-        &readError);
-    if (!written) {
-        file.cancelWriting();
-        return fail(readError.empty() ? tr("Cannot write %1: %2").arg(path, file.errorString())
-                                      : QString::fromStdString(readError));
-    }
-    if (!file.commit()) return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
     return true;
 }
 

@@ -74,6 +74,44 @@ TEST_F(ElementPanelTest, CsvExportWritesTheDifferingElementsAndRefusesRunDirecto
     }
 }
 
+// A run reached through a symlinked alias of its directory is still the run: the destination
+// is resolved before the check, so "alias/x.csv" is refused and nothing appears in the run.
+TEST_F(ElementPanelTest, CsvExportRefusesARunDirectoryReachedThroughASymlinkedAlias) {
+    GeneratedPair pair(100);
+    panel.setBuffer(pair.analysis, pair.buffer);
+    const auto before = dumpscope::test::listDir(pair.dir / "a");
+    std::filesystem::create_directory_symlink(pair.dir / "a", pair.dir / "alias");
+    const auto through = pair.dir / "alias" / "x.csv";
+    QString error;
+    EXPECT_FALSE(panel.exportCsv(text(through.string()), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("inside a run directory"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(text(through.string()))) << error.toStdString();
+    EXPECT_EQ(dumpscope::test::listDir(pair.dir / "a"), before);
+}
+
+// A destination that is itself a symlink into a run is refused too: following it would replace
+// the dump it points at. A dangling one is replaced by the export, its target never created.
+TEST_F(ElementPanelTest, CsvExportNeverWritesThroughAFileSymlinkIntoARun) {
+    GeneratedPair pair(100);
+    panel.setBuffer(pair.analysis, pair.buffer);
+    const auto dump = pair.dir / "a" / "step_0_h_q_logits.bin";
+    const std::string dumpBytes = dumpscope::test::readFile(dump);
+    const auto before = dumpscope::test::listDir(pair.dir / "a");
+    const auto toDump = pair.dir / "to-dump.csv";
+    std::filesystem::create_symlink(dump, toDump);
+    QString error;
+    EXPECT_FALSE(panel.exportCsv(text(toDump.string()), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("inside a run directory"))) << error.toStdString();
+    EXPECT_EQ(dumpscope::test::readFile(dump), dumpBytes);
+
+    const auto dangling = pair.dir / "dangling.csv";
+    std::filesystem::create_symlink(pair.dir / "a" / "new.csv", dangling);
+    EXPECT_TRUE(panel.exportCsv(text(dangling.string()), &error)) << error.toStdString();
+    EXPECT_FALSE(std::filesystem::is_symlink(dangling));
+    EXPECT_EQ(dumpscope::test::readFile(dangling).substr(0, 6), "index,");
+    EXPECT_EQ(dumpscope::test::listDir(pair.dir / "a"), before);
+}
+
 TEST_F(ElementPanelTest, BigBuffersAreIndexedByAWorkerWhileTheTableShowsAllElements) {
     GeneratedPair pair(300'000);
     const BufferResult& r = pair.result();
