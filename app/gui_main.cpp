@@ -4,18 +4,22 @@
 #include "platform_guard.h"
 #include "startup_error.h"
 
+#include "dumpscope/report.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/version.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -82,10 +86,36 @@ int main(int argc, char** argv) {
 
     if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
-        auto save = [&window, file] {
-            const bool ok = window.grab().save(file, "PNG");
-            if (!ok) std::fprintf(stderr, "dumpscope: cannot write %s\n", qPrintable(file));
-            QCoreApplication::exit(ok ? 0 : 2);
+        // The picture goes through the core's writer, as reports and CSV exports do: never
+        // into a run being compared (a stray file there is a new "unclassified" buffer), and
+        // whole or not at all.
+        auto save = [&window, file, runs] {
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            QString error;
+            if (!window.grab().save(&buffer, "PNG")) {
+                error = QStringLiteral("cannot encode the window as PNG");
+            } else {
+                std::vector<std::filesystem::path> runDirs;
+                for (const QString& run : runs)
+                    runDirs.emplace_back(run.toStdString());
+                if (const auto pair = window.currentPair()) { // the demo's, or one opened later
+                    runDirs.emplace_back(pair->runA.toStdString());
+                    runDirs.emplace_back(pair->runB.toStdString());
+                }
+                try {
+                    dumpscope::writeFileAtomically(
+                        file.toStdString(), runDirs, "screenshot",
+                        [&png](const dumpscope::WriteSink& sink) {
+                            sink(std::string_view(png.constData(), std::size_t(png.size())));
+                        });
+                } catch (const std::exception& e) {
+                    error = QString::fromUtf8(e.what());
+                }
+            }
+            if (!error.isEmpty()) std::fprintf(stderr, "dumpscope: %s\n", qPrintable(error));
+            QCoreApplication::exit(error.isEmpty() ? 0 : 2);
         };
         // Queued: the panels lay out the final snapshot before the window is grabbed.
         auto later = [save] { QTimer::singleShot(0, save); };

@@ -271,6 +271,27 @@ TEST(GuiBinary, ScreenshotOfTheDemo) {
     expectScreenshot({"--demo"}, out / "demo.png");
 }
 
+// The picture is written by the reports' writer: aimed into a run, directly or through a
+// symlinked alias of it, it is refused with exit 2 and the run is left as it was.
+TEST(GuiBinary, AScreenshotInsideARunIsRefused) {
+    TempDir dir, home;
+    uitest::writeMixedPair(dir.path());
+    const auto before = test::listDir(dir / "b");
+    std::filesystem::create_directory_symlink(dir / "b", dir / "alias");
+    for (const auto& png : {dir / "b" / "shot.png", dir / "alias" / "shot.png"}) {
+        const auto r = test::runProcess(
+            {DUMPSCOPE_GUI_PATH, (dir / "a").string(), (dir / "b").string(), "--screenshot",
+             png.string()},
+            {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()});
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find("cannot write screenshot " + png.string() +
+                             ": it is inside a run directory"),
+                  std::string::npos)
+            << r.err;
+    }
+    EXPECT_EQ(test::listDir(dir / "b"), before);
+}
+
 TEST(GuiBinary, ScreenshotOfTheNoisyHeadSample) {
     TempDir dir;
     if (!test::unpackSample("h200-noisy-head.tar.xz", dir.path()))
