@@ -1,8 +1,8 @@
 // dumpscope: the triage window. Thin: parses the command line and hands over to MainWindow.
-#include "display_check.h"
-#include "main_window.h"
-#include "platform_guard.h"
-#include "startup_error.h"
+#include "startup/display_check.h"
+#include "window/main_window.h"
+#include "startup/platform_guard.h"
+#include "startup/startup_error.h"
 
 #include "dumpscope/report.h"
 #include "dumpscope/schema.h"

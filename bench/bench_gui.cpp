@@ -16,9 +16,9 @@
 //   5 ms (a paint over 1 ms), with its receiver: what a stall was spent on.
 // Each window is on screen (exposed, first paint done) before its pair is opened: a user opens
 // a pair in a window that is already shown.
-#include "element_panel.h"
-#include "element_table_model.h"
-#include "main_window.h"
+#include "panels/element_panel.h"
+#include "models/element_table_model.h"
+#include "window/main_window.h"
 
 #include "dumpscope/analyze.h"
 

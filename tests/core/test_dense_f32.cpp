@@ -3,7 +3,7 @@
 // where every block, some blocks or no block is dense, with +0 vs -0, sign flips, denormals,
 // ties in |Δ|, a NaN or Inf inside an otherwise dense block, and lengths that are not a
 // multiple of 8 or of a block.
-#include "dense_f32.h"
+#include "compare/dense_f32.h"
 #include "dumpscope/stats.h"
 
 #include "simple_stats.h"

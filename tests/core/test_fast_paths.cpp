@@ -7,7 +7,7 @@
 #include "dumpscope/report.h"
 #include "dumpscope/stats.h"
 
-#include "dense_f32.h"
+#include "compare/dense_f32.h"
 #include "simple_stats.h"
 #include "test_support.h"
 

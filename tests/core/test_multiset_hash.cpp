@@ -1,8 +1,8 @@
-// The multiset fingerprint's term for 32-bit values (core/src/multiset_hash.h) tells apart the
+// The multiset fingerprint's term for 32-bit values (core/src/compare/multiset_hash.h) tells apart the
 // small multisets that structured buffers hold: integer labels and floats one ULP apart. A
 // weak term (a product without the rotated second one, or sums without the squares) collides
 // here, and "permuted" would be said of buffers whose values really changed.
-#include "multiset_hash.h"
+#include "compare/multiset_hash.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // where the reference prints it.
 #include "dumpscope/utf8.h"
 #include "reference_compat.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #include <nlohmann/json.hpp>
 

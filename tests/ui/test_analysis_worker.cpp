@@ -1,6 +1,6 @@
 // The analysis worker on its own: snapshots fill in as buffers finish, and nothing of a
 // superseded or cancelled analysis reaches a receiver.
-#include "analysis_worker.h"
+#include "workers/analysis_worker.h"
 #include "test_support.h"
 #include "ui_test_util.h"
 

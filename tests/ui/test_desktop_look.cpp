@@ -1,13 +1,13 @@
 // Native on the desktop: a tooltip on every column header of every table in the window, dark
 // and light palettes (the matrix recolours, readable on both), the high-DPI SVG icon and the
 // About box.
-#include "about_box.h"
-#include "main_window.h"
-#include "matrix_colors.h"
-#include "matrix_legend.h"
-#include "matrix_model.h"
+#include "dialogs/about_box.h"
+#include "window/main_window.h"
+#include "widgets/matrix_colors.h"
+#include "panels/matrix_legend.h"
+#include "models/matrix_model.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include "dumpscope/version.h"

@@ -1,5 +1,5 @@
-// checkDisplay (ui/display_check.h): which command lines may run without a display.
-#include "display_check.h"
+// checkDisplay (ui/startup/display_check.h): which command lines may run without a display.
+#include "startup/display_check.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // DivergenceMapPanel on generated pairs analysed by the core: the image's differing cells are
 // where the differences were written, hover names a cell, a click in the triage window moves
 // the element table to the block's first difference, and buffers without a map say why.
-#include "divergence_map_panel.h"
-#include "element_panel.h"
-#include "triage_view.h"
+#include "panels/divergence_map_panel.h"
+#include "panels/element_panel.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include "dumpscope/analyze.h"

@@ -2,7 +2,7 @@
 // table's rows and values checked against the core's statistics, in both modes, under
 // QAbstractItemModelTester; navigation, go to and the histogram-bar range filter.
 #include "element_panel_fixture.h"
-#include "histogram_panel.h"
+#include "panels/histogram_panel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // ElementPanel's output and edges: copy, CSV export, the indexing worker on a big buffer,
 // unequal lengths and one-sided buffers, a real sample, and a dump gone after the analysis.
 #include "element_panel_fixture.h"
-#include "histogram_panel.h"
+#include "panels/histogram_panel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

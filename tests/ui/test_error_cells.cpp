@@ -3,15 +3,15 @@
 // message, and every other cell is still analysed. The unreadable file is made so by the pread
 // interposer (tests/core/io_fault), which works as root too; a chmod 000 file is added when not
 // root.
-#include "buffer_list_model.h"
-#include "buffer_panel.h"
+#include "models/buffer_list_model.h"
+#include "panels/buffer_panel.h"
 #include "io_fault.h"
-#include "main_window.h"
-#include "matrix_model.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
-#include "verdict_panel.h"
+#include "panels/verdict_panel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

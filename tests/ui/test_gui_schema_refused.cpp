@@ -5,7 +5,7 @@
 // so a regression fails here rather than waiting for the timeout.
 #include "test_support.h"
 
-#include "startup_error.h"
+#include "startup/startup_error.h"
 
 #include "dumpscope/schema.h"
 

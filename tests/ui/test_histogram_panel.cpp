@@ -1,7 +1,7 @@
 // HistogramPanel on a generated pair analysed by the core: the bars' counts are the
 // BufferStats histograms, hover text names the count, a click emits the bar's bin, and buffers
 // without differences show the empty state.
-#include "histogram_panel.h"
+#include "panels/histogram_panel.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/diff_index.h"

@@ -1,16 +1,16 @@
 // The whole window on real dumps: open a pair (the demo, or one written here), wait for the
 // worker, and check what every panel of the frame shows against dumpscope::analyze run directly.
-#include "buffer_list_model.h"
-#include "buffer_panel.h"
-#include "main_window.h"
-#include "matrix_model.h"
-#include "matrix_view.h"
-#include "settings.h"
-#include "start_page.h"
+#include "models/buffer_list_model.h"
+#include "panels/buffer_panel.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
+#include "widgets/matrix_view.h"
+#include "state/settings.h"
+#include "window/start_page.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
-#include "verdict_panel.h"
+#include "panels/verdict_panel.h"
 
 #include "dumpscope/analyze.h"
 

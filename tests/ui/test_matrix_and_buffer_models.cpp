@@ -1,9 +1,9 @@
 // The matrix and buffer-list models on a real analysis of dumps written to a temp dir: every
 // model and proxy under QAbstractItemModelTester, and each cell and row checked against the
 // core's own numbers.
-#include "buffer_list_model.h"
-#include "matrix_colors.h"
-#include "matrix_model.h"
+#include "models/buffer_list_model.h"
+#include "widgets/matrix_colors.h"
+#include "models/matrix_model.h"
 #include "test_support.h"
 #include "ui_test_util.h"
 

@@ -2,13 +2,13 @@
 // the summary model (under QAbstractItemModelTester) ranked as the core ranks, and a matrix cell
 // opening its pair in the triage view.
 #include "../core/multi_run_fixture.h"
-#include "main_window.h"
-#include "matrix_colors.h"
-#include "matrix_model.h"
-#include "matrix_view.h"
-#include "multi_run_view.h"
-#include "multi_summary_model.h"
-#include "triage_view.h"
+#include "window/main_window.h"
+#include "widgets/matrix_colors.h"
+#include "models/matrix_model.h"
+#include "widgets/matrix_view.h"
+#include "window/multi_run_view.h"
+#include "models/multi_summary_model.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include <QAbstractItemModelTester>

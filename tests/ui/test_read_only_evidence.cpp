@@ -3,11 +3,11 @@
 // CSV, the Markdown summary), reload and swap, and the real dumpscope binary's --screenshot;
 // then no byte, modification time or entry inside the run directories has changed. The
 // snapshot checks hold as root too, where chmod itself stops nothing.
-#include "element_panel.h"
-#include "main_window.h"
-#include "matrix_model.h"
+#include "panels/element_panel.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include <QApplication>

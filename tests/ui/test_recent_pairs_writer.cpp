@@ -1,11 +1,11 @@
-// The recent list is written on a thread of its own (ui/recent_pairs_writer.h): QSettings'
+// The recent list is written on a thread of its own (ui/workers/recent_pairs_writer.h): QSettings'
 // file write, with its fdatasyncs, stays off the GUI thread after an open. The tests hold
 // QSettings' own lock file, so that a write cannot finish: were it made on the GUI thread,
 // that thread would wait for the lock until the watchdog releases it (10 s), and the file
 // would then hold the pair before the test looks.
-#include "main_window.h"
-#include "recent_pairs_writer.h"
-#include "settings.h"
+#include "window/main_window.h"
+#include "workers/recent_pairs_writer.h"
+#include "state/settings.h"
 #include "test_support.h"
 #include "ui_test_util.h"
 

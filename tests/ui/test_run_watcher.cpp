@@ -3,13 +3,13 @@
 // stays where the user put it, and pausing stops the growth until the watch resumes.
 #include "../core/run_fixture.h"
 
-#include "analysis_worker.h"
-#include "buffer_panel.h"
-#include "main_window.h"
-#include "matrix_model.h"
-#include "matrix_view.h"
-#include "run_watcher.h"
-#include "triage_view.h"
+#include "workers/analysis_worker.h"
+#include "panels/buffer_panel.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
+#include "widgets/matrix_view.h"
+#include "workers/run_watcher.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include "dumpscope/result_cache.h"

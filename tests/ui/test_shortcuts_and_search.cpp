@@ -1,15 +1,15 @@
 // The window's keyboard: Ctrl+O, Ctrl+E, F5, Ctrl+F, N / Shift+N pressed on the window (not on
 // one panel), and the find-a-buffer field: filtering the cell's list and jumping to a cell.
-#include "buffer_list_model.h"
-#include "buffer_panel.h"
-#include "buffer_search.h"
-#include "element_panel.h"
-#include "main_window.h"
-#include "matrix_model.h"
-#include "matrix_view.h"
-#include "start_page.h"
+#include "models/buffer_list_model.h"
+#include "panels/buffer_panel.h"
+#include "models/buffer_search.h"
+#include "panels/element_panel.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
+#include "widgets/matrix_view.h"
+#include "window/start_page.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
 
 #include <QAction>

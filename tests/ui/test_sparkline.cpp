@@ -1,10 +1,10 @@
 // The buffer list's Growth column: its data is the core's growthSeries() for the row's buffer,
 // it sorts by the total differing count, and SparklineDelegate draws taller bars for more
 // differences, none for an equal step.
-#include "buffer_list_model.h"
-#include "growth_sparkline.h"
-#include "matrix_colors.h"
-#include "sparkline_delegate.h"
+#include "models/buffer_list_model.h"
+#include "widgets/growth_sparkline.h"
+#include "widgets/matrix_colors.h"
+#include "widgets/sparkline_delegate.h"
 #include "test_support.h"
 #include "ui_test_util.h"
 

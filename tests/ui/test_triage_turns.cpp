@@ -1,15 +1,15 @@
 // TriageView::Pace::inTurns: a finished analysis reaches the panels in three turns of the event
 // loop (matrix and verdict, then the cell's buffer list, then the buffer's details), with other
 // events running in between; `shown` is called once, after the last turn.
-#include "buffer_panel.h"
-#include "element_panel.h"
-#include "histogram_panel.h"
-#include "matrix_model.h"
-#include "matrix_view.h"
+#include "panels/buffer_panel.h"
+#include "panels/element_panel.h"
+#include "panels/histogram_panel.h"
+#include "models/matrix_model.h"
+#include "widgets/matrix_view.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
-#include "verdict_panel.h"
+#include "panels/verdict_panel.h"
 
 #include "dumpscope/analyze.h"
 

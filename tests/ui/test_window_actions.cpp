@@ -1,13 +1,13 @@
 // What the window does besides showing: export, clipboard, swap, reload, drops, settings, and
 // the real dumpscope binary's --screenshot.
-#include "main_window.h"
-#include "matrix_model.h"
-#include "run_pair.h"
-#include "settings.h"
+#include "window/main_window.h"
+#include "models/matrix_model.h"
+#include "state/run_pair.h"
+#include "state/settings.h"
 #include "test_support.h"
-#include "triage_view.h"
+#include "window/triage_view.h"
 #include "ui_test_util.h"
-#include "verdict_panel.h"
+#include "panels/verdict_panel.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/report.h"

@@ -1,6 +1,6 @@
 #include "ui_test_util.h"
 
-#include "main_window.h"
+#include "window/main_window.h"
 #include "test_support.h"
 
 #include "dumpscope/schema.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis_snapshot.h"
+#include "workers/analysis_snapshot.h"
 
 #include "dumpscope/result.h"
 

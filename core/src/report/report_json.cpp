@@ -1,0 +1,305 @@
+// The --json document. Keys come in a fixed, readable order (ordered_json).
+// Two rules keep it valid for every input: non-finite numbers are the strings "nan", "inf",
+// "-inf", and every string from outside (paths, names, messages) goes through validUtf8, which
+// shows bytes that are not UTF-8 as the text "\xNN".
+
+#include "dumpscope/growth.h"
+#include "dumpscope/report.h"
+#include "dumpscope/shape.h"
+#include "dumpscope/verdict.h"
+#include "dumpscope/version.h"
+
+#include "report/report_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace dumpscope {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using report::validUtf8;
+
+Json number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    return v;
+}
+
+Json optionalIndex(const std::optional<std::uint64_t>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
+
+template <typename Strings> Json strings(const Strings& list) {
+    Json out = Json::array();
+    for (const auto& s : list)
+        out.push_back(validUtf8(s));
+    return out;
+}
+
+Json nullIfEmpty(const std::string& s) {
+    return s.empty() ? Json(nullptr) : Json(validUtf8(s));
+}
+
+// An element as a JSON number: integers exactly (i64/u64 do not fit a double), floats as their
+// value, non-finite ones as strings.
+Json elementValue(DType t, std::uint64_t bits) {
+    if (isFloat(t)) return number(bitsToDouble(t, bits));
+    if (!isSignedInt(t)) return bits;
+    const unsigned shift = static_cast<unsigned>(64 - 8 * dtypeSize(t));
+    return static_cast<std::int64_t>(bits << shift) >> shift;
+}
+
+// `at` is the index as a tuple for a buffer of two or more dimensions ("(3, 17)"), absent
+// otherwise.
+Json diffs(const BufferResult& b, const std::vector<ElementDiff>& list) {
+    const DType t = b.dtype;
+    Json out = Json::array();
+    for (const auto& d : list) {
+        out.push_back({{"index", d.index},
+                       {"a", elementValue(t, d.bitsA)},
+                       {"b", elementValue(t, d.bitsB)},
+                       {"a_bits", formatBits(t, d.bitsA)},
+                       {"b_bits", formatBits(t, d.bitsB)},
+                       {"abs_delta", number(d.absDelta)}});
+        if (b.shape.size() >= 2) out.back()["at"] = formatIndex(d.index, b.shape);
+    }
+    return out;
+}
+
+Json histograms(const BufferStats& s) {
+    Json decades = Json::array();
+    for (int d = DeltaHistogram::kMinDecade; d <= DeltaHistogram::kMaxDecade; ++d)
+        if (const auto count = s.deltaHistogram.at(d))
+            decades.push_back({{"decade", d}, {"count", count}});
+    Json ulp = Json::array();
+    for (unsigned k = 0; k < 64; ++k)
+        if (const auto count = s.ulpHistogram.counts[k])
+            ulp.push_back({{"bin", k}, {"from", std::uint64_t{1} << k}, {"count", count}});
+    return {{"log10_abs_delta",
+             {{"bins", decades},
+              {"zero", s.deltaHistogram.zero},
+              {"nan", s.deltaHistogram.nan},
+              {"infinite", s.deltaHistogram.infinite}}},
+            {"ulp", {{"bins", ulp}, {"undefined", s.ulpHistogram.undefined}}}};
+}
+
+// The kind describes a comparison; a buffer never compared as a pair has none.
+bool compared(const BufferResult& b) {
+    return !b.pending && !isOneSided(b.status) && !isError(b.status);
+}
+
+Json buffer(const BufferResult& b) {
+    const auto& s = b.stats;
+    return {{"name", validUtf8(b.name)},
+            {"file", validUtf8(b.fileName)},
+            {"dtype", dtypeName(b.dtype)},
+            // A buffer a cancelled analysis never compared must not read as "equal".
+            {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
+            {"kind", compared(b) ? Json(kindName(b.kind)) : Json(nullptr)},
+            {"n_a", s.nA},
+            {"n_b", s.nB},
+            {"n_diff", s.nDiff},
+            {"first_diff", optionalIndex(s.firstDiff)},
+            {"last_diff", optionalIndex(s.lastDiff)},
+            {"max_abs_delta", number(s.maxAbsDelta)},
+            {"max_abs_delta_index", optionalIndex(s.maxAbsDeltaIndex)},
+            {"max_rel_delta", number(s.maxRelDelta)},
+            {"max_ulp", s.maxUlp},
+            {"nan_a", s.nanA},
+            {"nan_b", s.nanB},
+            {"inf_a", s.infA},
+            {"inf_b", s.infB},
+            {"signed_zero_diffs", s.signedZeroDiffs},
+            // Only a compared pair hashes its sides; a side never read has no hash, not zero.
+            {"hash_a", compared(b) ? Json(report::hex16(s.hashA)) : Json(nullptr)},
+            {"hash_b", compared(b) ? Json(report::hex16(s.hashB)) : Json(nullptr)},
+            {"error", nullIfEmpty(b.error)},
+            {"shape", b.shape.empty() ? Json(nullptr) : Json(b.shape)},
+            {"shape_error", nullIfEmpty(b.shapeError)},
+            {"placement", nullIfEmpty(placementSummary(s, b.shape))},
+            {"first_diffs", diffs(b, s.firstDiffs)},
+            {"largest_diffs", diffs(b, s.largestDiffs)},
+            {"histograms", histograms(s)}};
+}
+
+Json stepJson(const Analysis& analysis, const StepResult& step) {
+    Json groups = Json::array();
+    for (const auto& cell : step.cells) {
+        Json buffers = Json::array();
+        for (std::size_t i : cell.buffers)
+            if (i < analysis.buffers.size()) buffers.push_back(buffer(analysis.buffers[i]));
+        groups.push_back({{"id", validUtf8(cell.group)},
+                          {"status", statusName(cell.status)},
+                          {"n_divergent", cell.nDivergent},
+                          {"n_pending", cell.nPending},
+                          {"max_abs_delta", number(cell.maxAbsDelta)},
+                          {"buffers", std::move(buffers)}});
+    }
+    return {{"step", step.step}, {"groups", std::move(groups)}};
+}
+
+// Containers are pretty-printed down to this depth (the buffer objects and their lists); what
+// lies deeper, one element pair or one histogram, goes on a single line, as does any object
+// holding only scalars. The file stays
+// readable and is about a third of dump(2)'s size.
+constexpr int kPrettyDepth = 7;
+
+void newline(std::string& out, int depth) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(2 * depth), ' ');
+}
+
+// An object of scalars only (one element pair, one growth point) reads best on one line.
+bool flatObject(const Json& j) {
+    if (!j.is_object()) return false;
+    for (const auto& v : j)
+        if (v.is_structured()) return false;
+    return true;
+}
+
+void write(std::string& out, const Json& j, int depth) {
+    if (!j.is_structured() || j.empty() || depth > kPrettyDepth || flatObject(j)) {
+        out += j.dump();
+        return;
+    }
+    const bool object = j.is_object();
+    out += object ? '{' : '[';
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it != j.begin()) out += ',';
+        newline(out, depth + 1);
+        if (object) out += Json(it.key()).dump() + ": ";
+        write(out, *it, depth + 1);
+    }
+    newline(out, depth);
+    out += object ? '}' : ']';
+}
+
+// The steps are serialised one at a time, so memory holds one step's JSON tree, never the
+// whole document's (tens of thousands of buffers would otherwise need gigabytes).
+void writeSteps(std::string& out, const Analysis& analysis) {
+    if (analysis.matrix.empty()) {
+        out += "[]";
+        return;
+    }
+    out += '[';
+    for (std::size_t i = 0; i < analysis.matrix.size(); ++i) {
+        if (i) out += ',';
+        newline(out, 2);
+        write(out, stepJson(analysis, analysis.matrix[i]), 2);
+    }
+    newline(out, 1);
+    out += ']';
+}
+
+// "not_judged": nothing divergent, but a buffer without a pair result, so not known equal.
+std::string_view culpritState(const CulpritRow& row) {
+    if (notJudged(row)) return "not_judged";
+    if (!row.divergentBuffers.empty()) return "diverge";
+    return row.present ? "equal" : "no_dump";
+}
+
+Json culprits(const Verdict& v) {
+    Json out = Json::array();
+    for (const auto& row : v.culprits) {
+        Json unjudged = Json::array();
+        for (const auto& b : row.unjudged)
+            unjudged.push_back(
+                {{"buffer", validUtf8(b.name)},
+                 {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
+                 {"reason", unjudgedReason(b)}});
+        out.push_back({{"group", validUtf8(row.group)},
+                       {"label", validUtf8(row.label)},
+                       {"present", row.present},
+                       {"state", culpritState(row)},
+                       {"divergent_buffers", strings(row.divergentBuffers)},
+                       {"not_judged", std::move(unjudged)}});
+    }
+    return out;
+}
+
+Json kinds(const std::vector<Kind>& list) {
+    Json out = Json::array();
+    for (Kind k : list)
+        out.push_back(kindName(k));
+    return out;
+}
+
+Json tolerance(const Analysis& a) {
+    const auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
+    return {{"atol", opt(a.tolerance.atol)},
+            {"rtol", opt(a.tolerance.rtol)},
+            {"ulp", opt(a.tolerance.ulp)},
+            {"verdict_tolerance", a.verdictTolerance}};
+}
+
+// Only buffers that differ at some step: the rest would be rows of zeros.
+Json growth(const Analysis& a) {
+    Json out = Json::array();
+    for (const auto& series : growthSeries(a)) {
+        if (!series.anyDifference()) continue;
+        Json points = Json::array();
+        for (const auto& p : series.points)
+            points.push_back({{"step", p.step},
+                              {"status", statusName(p.status)},
+                              {"n_diff", p.nDiff},
+                              {"max_abs_delta", number(p.maxAbsDelta)}});
+        out.push_back({{"group", validUtf8(series.group)},
+                       {"name", validUtf8(series.name)},
+                       {"points", std::move(points)}});
+    }
+    return out;
+}
+
+} // namespace
+
+std::string reportJson(const Analysis& analysis) {
+    const Verdict& v = analysis.verdict;
+    Json doc = {
+        {"tool", "dumpscope"},
+        {"version", version()},
+        {"run_a", validUtf8(report::pathBytes(analysis.runA))},
+        {"run_b", validUtf8(report::pathBytes(analysis.runB))},
+        {"schema", analysis.schema ? Json(validUtf8(analysis.schema->name)) : Json(nullptr)},
+        {"exit_code", v.exitCode},
+        {"cancelled", analysis.cancelled},
+        {"first_divergent_step", optionalIndex(v.firstDivergentStep)},
+        {"diverged_groups", strings(v.divergedGroups)},
+        {"decision", {{"case", decisionCaseName(v.decisionCase)}, {"text", validUtf8(v.text)}}},
+        {"root_cause",
+         {{"step", optionalIndex(v.rootCause.step)},
+          {"groups", strings(v.rootCause.groups)},
+          {"buffers", strings(v.rootCause.buffers)},
+          {"kinds", kinds(v.rootCause.kinds)},
+          {"suggestion", nullIfEmpty(v.rootCause.suggestion)},
+          {"undecided_groups", strings(v.rootCause.undecidedGroups)},
+          {"unjudged_inputs", strings(v.rootCause.unjudgedInputs)}}},
+        {"one_sided_buffers", v.nOneSided},
+        {"tolerance", tolerance(analysis)},
+        {"culprits", culprits(v)},
+        {"steps", nullptr}, // streamed by writeSteps
+        {"growth", growth(analysis)},
+        {"unclassified", strings(analysis.unclassified)},
+        {"warnings", strings(analysis.warnings)},
+        {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},
+    };
+    // Every string is valid UTF-8 by now; dump()'s strict mode would throw if one were not,
+    // which is what we want to hear about in tests rather than silently emit U+FFFD.
+    std::string out = "{";
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        if (it != doc.begin()) out += ',';
+        newline(out, 1);
+        out += Json(it.key()).dump() + ": ";
+        if (it.key() == "steps")
+            writeSteps(out, analysis);
+        else
+            write(out, *it, 1);
+    }
+    out += "\n}";
+    return out; // no trailing newline: callers (stdout, files) add their own
+}
+
+} // namespace dumpscope

@@ -1,0 +1,351 @@
+#include "models/buffer_list_model.h"
+
+#include "widgets/matrix_colors.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+using dumpscope::BufferResult;
+using dumpscope::Status;
+
+namespace {
+
+bool hasComparison(const BufferResult& b) {
+    return b.status == Status::equal || dumpscope::differsBitwise(b.status);
+}
+
+std::uint64_t compared(const BufferResult& b) {
+    return std::min(b.stats.nA, b.stats.nB);
+}
+
+double differingPercent(const BufferResult& b) {
+    const auto n = compared(b);
+    return n == 0 ? 0.0 : 100.0 * static_cast<double>(b.stats.nDiff) / static_cast<double>(n);
+}
+
+std::uint64_t nanInfTotal(const BufferResult& b) {
+    return b.stats.nanA + b.stats.nanB + b.stats.infA + b.stats.infB;
+}
+
+QString number(double v) {
+    return QString::number(v, 'g', 4);
+}
+
+QString statusText(const BufferResult& b) {
+    if (dumpscope::isError(b.status) && !b.error.empty())
+        return QStringLiteral("%1: %2").arg(
+            QString::fromStdString(std::string(dumpscope::statusName(b.status))),
+            QString::fromStdString(b.error));
+    return QString::fromStdString(std::string(dumpscope::statusName(b.status)));
+}
+
+QString shapeText(const BufferResult& b) {
+    QStringList dims;
+    for (std::uint64_t d : b.shape)
+        dims << QString::number(d);
+    return dims.join(QStringLiteral(" × "));
+}
+
+std::uint64_t totalDiffs(const dumpscope::GrowthSeries& series) {
+    std::uint64_t total = 0;
+    for (const auto& p : series.points)
+        total += p.nDiff;
+    return total;
+}
+
+} // namespace
+
+BufferListModel::BufferListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void BufferListModel::setBuffers(SnapshotPtr snapshot, std::vector<std::size_t> buffers) {
+    if (snapshot && buffers == m_buffers && !buffers.empty()) {
+        const SnapshotChanges* changes = snapshot->changesSince(m_snapshot.get());
+        m_snapshot = std::move(snapshot);
+        if (changes && m_buffersSorted)
+            signalRows(changes->buffers);
+        else
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    m_buffers = m_snapshot ? std::move(buffers) : std::vector<std::size_t>{};
+    m_buffersSorted = std::is_sorted(m_buffers.begin(), m_buffers.end());
+    endResetModel();
+}
+
+// The rows of the buffers compared since the previous snapshot, one signal per run of adjacent
+// rows: the cost of a snapshot is in what changed, not in the cell's size.
+void BufferListModel::signalRows(const std::vector<std::size_t>& changedBuffers) {
+    std::vector<int> rows;
+    for (std::size_t b : changedBuffers) {
+        const auto it = std::lower_bound(m_buffers.begin(), m_buffers.end(), b);
+        if (it != m_buffers.end() && *it == b)
+            rows.push_back(static_cast<int>(it - m_buffers.begin()));
+    }
+    for (std::size_t i = 0; i < rows.size();) {
+        std::size_t j = i + 1;
+        while (j < rows.size() && rows[j] == rows[j - 1] + 1)
+            ++j;
+        emit dataChanged(index(rows[i], 0), index(rows[j - 1], ColumnCount - 1));
+        i = j;
+    }
+}
+
+const std::vector<std::size_t>& BufferListModel::resultsOf(const BufferResult& b) const {
+    const auto& buffers = m_snapshot->analysis->buffers;
+    const BufferKey key{b.group, b.name};
+    const auto valid = [&](const std::vector<std::size_t>& indices) {
+        return std::all_of(indices.begin(), indices.end(), [&](std::size_t i) {
+            return i < buffers.size() && buffers[i].group == b.group && buffers[i].name == b.name;
+        });
+    };
+    auto it = m_resultsOf.find(key);
+    if (m_resultsOfBuffers != buffers.size() || it == m_resultsOf.end() || !valid(it->second)) {
+        m_resultsOf.clear();
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            m_resultsOf[{buffers[i].group, buffers[i].name}].push_back(i);
+        m_resultsOfBuffers = buffers.size();
+        it = m_resultsOf.find(key);
+    }
+    static const std::vector<std::size_t> none;
+    return it == m_resultsOf.end() ? none : it->second;
+}
+
+const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
+    if (!m_snapshot) return nullptr;
+    if (m_growthOf != m_snapshot->analysis) {
+        m_growth.clear();
+        m_growthOf = m_snapshot->analysis;
+    }
+    const BufferKey key{b.group, b.name};
+    auto it = m_growth.find(key);
+    if (it == m_growth.end())
+        it = m_growth
+                 .emplace(key, dumpscope::growthSeriesOf(*m_snapshot->analysis, b.group, b.name,
+                                                         resultsOf(b)))
+                 .first;
+    return &it->second;
+}
+
+GrowthSparkline BufferListModel::sparkline(const BufferResult& b) const {
+    GrowthSparkline line;
+    if (const auto* series = growthOf(b)) {
+        line.points = series->points;
+        for (std::size_t i = 0; i < line.points.size(); ++i)
+            if (line.points[i].step == b.step) line.current = static_cast<int>(i);
+    }
+    return line;
+}
+
+QString BufferListModel::growthToolTip(const BufferResult& b) const {
+    constexpr std::size_t kMaxLines = 40;
+    const auto* series = growthOf(b);
+    if (!series) return {};
+    QStringList lines{tr("%1 across %2 steps (differing elements, max |Δ|):")
+                          .arg(QString::fromStdString(b.name))
+                          .arg(series->points.size())};
+    for (std::size_t i = 0; i < series->points.size() && i < kMaxLines; ++i) {
+        const auto& p = series->points[i];
+        QString line = tr("step %1: ").arg(p.step);
+        if (p.status == Status::missing)
+            line += tr("not dumped");
+        else if (p.nDiff == 0)
+            line += QString::fromStdString(std::string(dumpscope::statusName(p.status)));
+        else
+            line += tr("%1 differ, max |Δ| %2").arg(p.nDiff).arg(number(p.maxAbsDelta));
+        if (p.step == b.step) line += tr("  ◀ this row");
+        lines << line;
+    }
+    if (series->points.size() > kMaxLines)
+        lines << tr("… %1 more steps").arg(series->points.size() - kMaxLines);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void BufferListModel::clear() {
+    setBuffers({}, {});
+}
+
+int BufferListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_buffers.size());
+}
+
+int BufferListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int BufferListModel::rowOf(const QString& name) const {
+    for (std::size_t r = 0; r < m_buffers.size(); ++r)
+        if (QString::fromStdString(m_snapshot->analysis->buffers[m_buffers[r]].name) == name)
+            return static_cast<int>(r);
+    return -1;
+}
+
+int BufferListModel::bufferIndex(int row) const {
+    if (row < 0 || row >= rowCount()) return -1;
+    return static_cast<int>(m_buffers[row]);
+}
+
+QVariant BufferListModel::display(const BufferResult& b, int column) const {
+    const auto& s = b.stats;
+    switch (column) {
+    case NameColumn:
+        return QString::fromStdString(b.name);
+    case TypeColumn:
+        return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
+    case ElementsColumn:
+        if (b.status == Status::only_in_b) return QString::number(s.nB);
+        if (s.nA != s.nB && b.status != Status::only_in_a)
+            return QStringLiteral("%1 / %2").arg(s.nA).arg(s.nB);
+        return QString::number(s.nA);
+    // The core's own words on the row of a buffer whose shape did not fit (compared flat).
+    case ShapeColumn:
+        return b.shapeError.empty() ? shapeText(b)
+                                    : tr("not applied: %1").arg(QString::fromStdString(b.shapeError));
+    case GrowthColumn:
+        return QString(); // drawn by SparklineDelegate from GrowthRole
+    default:
+        break;
+    }
+    if (column == StatusColumn) return statusText(b);
+    if (!hasComparison(b)) return QString();
+    switch (column) {
+    case DifferingColumn:
+        return QString::number(s.nDiff);
+    case DifferingPercentColumn:
+        return QStringLiteral("%1 %").arg(number(differingPercent(b)));
+    case MaxAbsDeltaColumn:
+        return number(s.maxAbsDelta);
+    case MaxRelDeltaColumn:
+        return number(s.maxRelDelta);
+    case MaxUlpColumn:
+        return dumpscope::isFloat(b.dtype) ? QString::number(s.maxUlp) : QStringLiteral("–");
+    case NanInfColumn:
+        if (nanInfTotal(b) == 0) return QStringLiteral("–");
+        return QStringLiteral("NaN %1/%2 · Inf %3/%4")
+            .arg(s.nanA)
+            .arg(s.nanB)
+            .arg(s.infA)
+            .arg(s.infB);
+    case KindColumn:
+        return dumpscope::differsBitwise(b.status)
+                   ? QString::fromStdString(std::string(dumpscope::kindName(b.kind)))
+                   : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::sortKey(const BufferResult& b, int column) const {
+    const auto& s = b.stats;
+    switch (column) {
+    case NameColumn:
+        return QString::fromStdString(b.name);
+    case TypeColumn:
+        return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
+    case ElementsColumn:
+        return static_cast<qulonglong>(std::max(s.nA, s.nB));
+    case ShapeColumn:
+        return display(b, column);
+    // Buffers that differ at more elements over the whole run first when sorted descending.
+    case GrowthColumn: {
+        const auto* series = growthOf(b);
+        return static_cast<qulonglong>(series ? totalDiffs(*series) : 0);
+    }
+    case DifferingColumn:
+        return static_cast<qulonglong>(s.nDiff);
+    case DifferingPercentColumn:
+        return differingPercent(b);
+    // NaN would break the proxy's strict weak ordering; it sorts as the largest.
+    case MaxAbsDeltaColumn:
+        return std::isnan(s.maxAbsDelta) ? HUGE_VAL : s.maxAbsDelta;
+    case MaxRelDeltaColumn:
+        return std::isnan(s.maxRelDelta) ? HUGE_VAL : s.maxRelDelta;
+    case MaxUlpColumn:
+        return static_cast<qulonglong>(s.maxUlp);
+    case NanInfColumn:
+        return static_cast<qulonglong>(nanInfTotal(b));
+    case KindColumn:
+        return static_cast<int>(b.kind); // most severe kind first
+    case StatusColumn:
+        return static_cast<int>(b.status);
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+    const std::size_t bufferIndex = m_buffers[index.row()];
+    const BufferResult& b = m_snapshot->analysis->buffers[bufferIndex];
+    const bool pending = !m_snapshot->isDone(bufferIndex);
+    const int column = index.column();
+    if (role == BufferIndexRole) return static_cast<int>(bufferIndex);
+    if (role == GrowthRole) return QVariant::fromValue(sparkline(b));
+    if (pending) {
+        if (role == Qt::DisplayRole && column == NameColumn) return QString::fromStdString(b.name);
+        if (role == Qt::DisplayRole && column == TypeColumn) return display(b, column);
+        if (role == Qt::DisplayRole && column == StatusColumn) return tr("pending…");
+        if (role == SortRole) return column == NameColumn ? sortKey(b, column) : QVariant(-1);
+        if (role == StatusRole) return -1;
+        return {};
+    }
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(b, column);
+    case SortRole:
+        return sortKey(b, column);
+    case StatusRole:
+        return static_cast<int>(b.status);
+    case Qt::ToolTipRole:
+        if (column == GrowthColumn) return growthToolTip(b);
+        if (column == ShapeColumn && !b.shapeError.empty())
+            return QString::fromStdString(b.shapeError);
+        if (!b.error.empty()) return QString::fromStdString(b.error);
+        return QString::fromStdString(b.fileName);
+    case Qt::TextAlignmentRole:
+        return column == NameColumn || column == StatusColumn
+                   ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (column == ShapeColumn && !b.shapeError.empty()) return matrix_colors::errorText();
+        if (column != StatusColumn) return {};
+        if (dumpscope::isDivergent(b.status)) return matrix_colors::divergeText();
+        if (dumpscope::isError(b.status)) return matrix_colors::errorText();
+        if (b.status == Status::within_tolerance) return matrix_colors::toleratedText();
+        if (b.status == Status::equal) return matrix_colors::equalText();
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const titles[ColumnCount] = {
+        QT_TR_NOOP("Buffer"),    QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
+        QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"),  QT_TR_NOOP("Max |Δ|"),
+        QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
+        QT_TR_NOOP("Kind"),      QT_TR_NOOP("Growth"),  QT_TR_NOOP("Shape"),
+        QT_TR_NOOP("Status")};
+    static const char* const tips[ColumnCount] = {
+        QT_TR_NOOP("Buffer name in the schema (unclassified files: the name in the file)"),
+        QT_TR_NOOP("Element type the bytes are read as"),
+        QT_TR_NOOP("Elements in run A (and B when they differ)"),
+        QT_TR_NOOP("Elements whose bits differ between A and B"),
+        QT_TR_NOOP("Differing elements as a share of the elements compared"),
+        QT_TR_NOOP("Largest |A − B| over the buffer"),
+        QT_TR_NOOP("Largest |A − B| / max(|A|, |B|)"),
+        QT_TR_NOOP("Largest distance in units in the last place"),
+        QT_TR_NOOP("NaN and Inf counts in run A / run B"),
+        QT_TR_NOOP("What kind of divergence: rounding, numeric, discrete, permuted, …"),
+        QT_TR_NOOP("Differing elements at every step (log scale), this row's step outlined; "
+                   "sorts by the total over all steps"),
+        QT_TR_NOOP("Rows × columns from the schema or a typed shape (right-click: Set Shape…)"),
+        QT_TR_NOOP("equal, diverge, within tolerance, one-sided, error, …")};
+    if (role == Qt::DisplayRole) return tr(titles[section]);
+    if (role == Qt::ToolTipRole && tips[section]) return tr(tips[section]);
+    return {};
+}

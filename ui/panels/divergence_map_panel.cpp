@@ -1,0 +1,195 @@
+#include "panels/divergence_map_panel.h"
+#include "workers/background_job.h"
+
+#include <QLabel>
+#include <QMetaObject>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+using namespace dumpscope;
+
+struct DivergenceMapPanel::Job : BackgroundJob {};
+
+DivergenceMapPanel::DivergenceMapPanel(QWidget* parent) : QWidget(parent), m_status(new QLabel) {
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // messages carry file names
+    m_status->setObjectName(QStringLiteral("divergenceMapStatus"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+    setMouseTracking(true);
+    setMinimumHeight(160);
+    clear();
+}
+
+DivergenceMapPanel::~DivergenceMapPanel() {
+    stopAndJoinAll(m_jobs);
+}
+
+void DivergenceMapPanel::clear() {
+    setBuffer(nullptr, -1);
+}
+
+void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
+    const BufferResult* buffer = nullptr;
+    if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
+        buffer = &analysis->buffers[std::size_t(bufferIndex)];
+    QString message;
+    if (!buffer)
+        message = tr("Select a buffer to see where its differences sit.");
+    else if (buffer->pending)
+        message = tr("Not compared yet.");
+    else if (isError(buffer->status))
+        message = tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
+    else if (isOneSided(buffer->status))
+        message = buffer->status == Status::only_in_a ? tr("Only in run A: nothing to compare.")
+                                                      : tr("Only in run B: nothing to compare.");
+    else if (buffer->status == Status::length_mismatch)
+        message = tr("The runs' lengths differ (%1 vs %2 elements): no map.")
+                      .arg(buffer->stats.nA)
+                      .arg(buffer->stats.nB);
+    else if (buffer->stats.nDiff == 0)
+        message = tr("No differences in this buffer.");
+    if (!message.isEmpty()) {
+        m_key.clear();
+        stopJobs();
+        showMessage(message);
+        emit mapReady();
+        return;
+    }
+    // A newer snapshot of the same, unchanged pair keeps the map.
+    QString key = QString::fromStdString((analysis->runA / buffer->fileName).string() + '\n' +
+                                         (analysis->runB / buffer->fileName).string()) +
+                  QStringLiteral("\n%1 %2 %3 %4")
+                      .arg(int(buffer->dtype))
+                      .arg(buffer->stats.hashA)
+                      .arg(buffer->stats.hashB)
+                      .arg(buffer->stats.nA);
+    for (std::uint64_t d : buffer->shape)
+        key += QStringLiteral(" %1").arg(d);
+    if (key == m_key) return;
+    m_key = key;
+    m_name = QString::fromStdString(buffer->name);
+    m_pathA = analysis->runA / buffer->fileName;
+    m_pathB = analysis->runB / buffer->fileName;
+    m_dtype = buffer->dtype;
+    m_shape = buffer->shape;
+    m_waiting = true;
+    if (isVisible()) start();
+}
+
+void DivergenceMapPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_waiting) start();
+}
+
+void DivergenceMapPanel::showMessage(const QString& text) {
+    m_map.reset();
+    m_image = QImage();
+    m_hoverText.clear();
+    m_computing = false;
+    m_waiting = false;
+    m_status->setText(text);
+    update();
+}
+
+void DivergenceMapPanel::stopJobs() {
+    ++m_sequence; // whatever a running job still posts is stale from now on
+    stopAll(m_jobs);
+}
+
+void DivergenceMapPanel::start() {
+    stopJobs();
+    reapExited(m_jobs);
+    showMessage(tr("Computing the divergence map of %1…").arg(m_name));
+    m_computing = true;
+    // One cell per pixel or two at most: finer than the screen shows would only drop cells.
+    const QRect room = rect().adjusted(60, m_status->sizeHint().height() + 30, -kLegendWidth, -30);
+    MapResolution resolution;
+    resolution.rows = std::uint32_t(std::clamp(room.height(), 16, 128));
+    resolution.cols = std::uint32_t(std::clamp(room.width(), 16, 128));
+    resolution.bins = std::uint32_t(std::clamp(room.width(), 16, 512));
+
+    auto job = std::make_shared<Job>();
+    const quint64 seq = m_sequence;
+    // The thread posts back to this panel only; the destructor joins it, so `this` outlives it.
+    job->thread = std::thread(
+        [this, job, seq, a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape, resolution] {
+            int lastPercent = -1;
+            auto map = std::make_shared<const DivergenceMap>(computeDivergenceMap(
+                a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
+                    const int percent = total ? int(done * 100 / total) : 100;
+                    if (percent != lastPercent && !job->stop) {
+                        lastPercent = percent;
+                        QMetaObject::invokeMethod(
+                            this,
+                            [this, seq, percent] {
+                                if (seq == m_sequence)
+                                    m_status->setText(tr("Computing the divergence map of %1… %2%")
+                                                          .arg(m_name)
+                                                          .arg(percent));
+                            },
+                            Qt::QueuedConnection);
+                    }
+                    return !job->stop.load();
+                }));
+            QMetaObject::invokeMethod(
+                this,
+                [this, seq, map] {
+                    if (seq == m_sequence) finish(map);
+                },
+                Qt::QueuedConnection);
+            job->exited = true;
+        });
+    m_jobs.push_back(job);
+}
+
+void DivergenceMapPanel::finish(std::shared_ptr<const DivergenceMap> map) {
+    reapExited(m_jobs);
+    if (!map->ok()) {
+        showMessage(tr("No map: %1").arg(QString::fromStdString(map->error)));
+        emit mapReady();
+        return;
+    }
+    // The colour scale runs from this map's smallest cell max|Δ| to its largest, in log10.
+    double lo = INFINITY, hi = 0;
+    for (const MapCell& c : map->cells)
+        if (c.nDiff && c.maxAbsDelta > 0 && std::isfinite(c.maxAbsDelta)) {
+            lo = std::min(lo, c.maxAbsDelta);
+            hi = std::max(hi, c.maxAbsDelta);
+        }
+    m_loLog = std::isfinite(lo) ? std::log10(lo) : 0;
+    m_hiLog = hi > 0 ? std::log10(hi) : 0;
+    m_map = std::move(map);
+    m_image = QImage(int(m_map->gridCols), int(m_map->gridRows), QImage::Format_RGB32);
+    for (quint32 r = 0; r < m_map->gridRows; ++r)
+        for (quint32 c = 0; c < m_map->gridCols; ++c)
+            m_image.setPixelColor(int(c), int(r), cellColor(m_map->cell(r, c)));
+    m_computing = false;
+
+    const DivergenceMap& m = *m_map;
+    QString shape;
+    for (std::uint64_t d : m_shape)
+        shape += (shape.isEmpty() ? QString() : QStringLiteral(" × ")) + QString::number(d);
+    QString layout = m.flat ? tr("flat, %1 elements in %2 bins of %3")
+                                  .arg(m.cols)
+                                  .arg(m.gridCols)
+                                  .arg(m.colsPerCell)
+                            : tr("%1 rows × %2 columns, %3 × %4 elements per cell")
+                                  .arg(m.rows)
+                                  .arg(m.cols)
+                                  .arg(m.rowsPerCell)
+                                  .arg(m.colsPerCell);
+    if (m_shape.size() > 2) layout = tr("[%1] read as %2").arg(shape, layout);
+    m_status->setText(tr("%1: %2; %3 differ, max|Δ| %4. Click a cell for its first difference.")
+                          .arg(m_name, layout)
+                          .arg(m.total.nDiff)
+                          .arg(QString::number(m.total.maxAbsDelta, 'g', 6)));
+    update();
+    emit mapReady();
+}

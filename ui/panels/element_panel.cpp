@@ -1,0 +1,361 @@
+#include "panels/element_panel.h"
+
+#include "models/element_table_model.h"
+#include "panels/histogram_panel.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QTableView>
+#include <QThread>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace dumpscope;
+
+ElementPanel::ElementPanel(QWidget* parent)
+    : QWidget(parent), m_model(new ElementTableModel(this)), m_view(new QTableView),
+      m_scroll(new QScrollBar(Qt::Vertical)), m_onlyDiffering(new QCheckBox), m_goTo(new QLineEdit),
+      m_previous(new QToolButton), m_next(new QToolButton), m_copy(new QToolButton),
+      m_export(new QToolButton), m_filterBar(new QWidget), m_filterLabel(new QLabel),
+      m_status(new QLabel), m_stop(std::make_shared<std::atomic<bool>>(false)),
+      m_rangeStop(std::make_shared<std::atomic<bool>>(false)) {
+    m_onlyDiffering->setText(tr("Only differing elements"));
+    m_goTo->setPlaceholderText(tr("Go to index"));
+    m_goTo->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,19}")), m_goTo));
+    m_goTo->setMaximumWidth(140);
+    m_previous->setText(tr("◀ Previous"));
+    m_previous->setToolTip(tr("Previous difference (Shift+N)"));
+    m_next->setText(tr("Next ▶"));
+    m_next->setToolTip(tr("Next difference (N)"));
+    m_copy->setText(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the selected cells as tab-separated text (Ctrl+C)"));
+    m_export->setText(tr("Export CSV…"));
+    m_export->setToolTip(tr("Save the differing elements as CSV"));
+
+    auto* tools = new QHBoxLayout;
+    tools->setContentsMargins(0, 0, 0, 0);
+    tools->addWidget(m_onlyDiffering);
+    tools->addWidget(m_goTo);
+    tools->addWidget(m_previous);
+    tools->addWidget(m_next);
+    tools->addStretch(1);
+    tools->addWidget(m_copy);
+    tools->addWidget(m_export);
+
+    auto* clearFilter = new QToolButton;
+    clearFilter->setText(tr("Clear filter"));
+    auto* filterLayout = new QHBoxLayout(m_filterBar);
+    filterLayout->setContentsMargins(0, 0, 0, 0);
+    filterLayout->addWidget(m_filterLabel, 1);
+    filterLayout->addWidget(clearFilter);
+    m_filterBar->hide();
+
+    m_view->setModel(m_model);
+    m_view->setObjectName(QStringLiteral("elementTable"));
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setWordWrap(false);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->viewport()->installEventFilter(this);
+    m_view->installEventFilter(this);
+
+    auto* tableRow = new QHBoxLayout;
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    tableRow->setSpacing(0);
+    tableRow->addWidget(m_view, 1);
+    tableRow->addWidget(m_scroll);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(tools);
+    layout->addWidget(m_filterBar);
+    layout->addLayout(tableRow, 1);
+    layout->addWidget(m_status);
+
+    // Shortcuts live on the panel, not the window: N elsewhere in the window is not ours.
+    auto shortcut = [this](QKeySequence keys, void (ElementPanel::*slot)()) {
+        auto* s = new QShortcut(keys, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(QKeySequence(Qt::Key_N), &ElementPanel::nextDifference);
+    shortcut(QKeySequence(Qt::SHIFT | Qt::Key_N), &ElementPanel::previousDifference);
+    shortcut(QKeySequence::Copy, &ElementPanel::copySelection);
+    connect(m_copy, &QToolButton::clicked, this, &ElementPanel::copySelection);
+    connect(m_next, &QToolButton::clicked, this, &ElementPanel::nextDifference);
+    connect(m_previous, &QToolButton::clicked, this, &ElementPanel::previousDifference);
+    connect(m_export, &QToolButton::clicked, this, &ElementPanel::chooseExportFile);
+    connect(clearFilter, &QToolButton::clicked, this, &ElementPanel::clearRangeFilter);
+    connect(m_onlyDiffering, &QCheckBox::toggled, this, [this] { applyMode(); });
+    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
+        bool ok = false;
+        const quint64 index = m_goTo->text().toULongLong(&ok);
+        if (ok) goToIndex(index);
+    });
+    connect(m_scroll, &QScrollBar::valueChanged, this,
+            [this](int value) { setFirstRow(quint64(value) * m_scrollStep); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                if (m_placing || !current.isValid()) return;
+                m_current = m_model->elementAt(current.row());
+            });
+    updateControls();
+}
+
+void ElementPanel::setNavigationShortcutsEnabled(bool enabled) {
+    const QKeySequence next(Qt::Key_N), previous(Qt::SHIFT | Qt::Key_N);
+    for (QShortcut* s : findChildren<QShortcut*>(Qt::FindDirectChildrenOnly))
+        if (s->key() == next || s->key() == previous) s->setEnabled(enabled);
+}
+
+ElementPanel::~ElementPanel() {
+    m_stop->store(true);
+    m_rangeStop->store(true);
+    // A scan stops within one chunk; waiting keeps every worker from outliving the panel. Their
+    // queued deleteLater dies with the panel, so they are deleted here.
+    for (QThread* thread : std::as_const(m_threads)) {
+        thread->wait();
+        delete thread;
+    }
+}
+
+void ElementPanel::clear() {
+    setBuffer(nullptr, -1);
+}
+
+void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
+    const BufferResult* buffer = nullptr;
+    if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
+        buffer = &analysis->buffers[std::size_t(bufferIndex)];
+    // Before the shortcut below: a re-analysis with a typed shape changes only the indices.
+    m_model->setShape(buffer ? buffer->shape : std::vector<std::uint64_t>{});
+    // A newer snapshot of the same, unchanged pair keeps the table, its index and position.
+    if (buffer && m_analysis && m_bufferIndex >= 0) {
+        const BufferResult& old = m_analysis->buffers[std::size_t(m_bufferIndex)];
+        if (analysis->runA == m_analysis->runA && analysis->runB == m_analysis->runB &&
+            buffer->fileName == old.fileName && buffer->dtype == old.dtype &&
+            buffer->status == old.status && buffer->stats.nA == old.stats.nA &&
+            buffer->stats.nB == old.stats.nB && buffer->stats.hashA == old.stats.hashA &&
+            buffer->stats.hashB == old.stats.hashB) {
+            m_analysis = std::move(analysis);
+            m_bufferIndex = bufferIndex;
+            return;
+        }
+    }
+
+    m_stop->store(true);
+    m_rangeStop->store(true);
+    m_stop = std::make_shared<std::atomic<bool>>(false);
+    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    ++m_diffSequence;
+    ++m_rangeSequence;
+    m_diffs.reset();
+    m_rangeIndex.reset();
+    m_rangeFilter.reset();
+    m_current.reset();
+    m_a.reset();
+    m_b.reset();
+    m_analysis = buffer ? std::move(analysis) : nullptr;
+    m_bufferIndex = buffer ? bufferIndex : -1;
+    m_status->clear();
+
+    QStringList errors;
+    if (buffer) {
+        auto open = [&](const std::filesystem::path& run, bool present) {
+            std::shared_ptr<BufferView> view;
+            if (!present) return view;
+            view = std::make_shared<BufferView>();
+            if (!view->open(run / buffer->fileName, buffer->dtype)) {
+                errors << QString::fromStdString(view->error());
+                view.reset();
+            }
+            return view;
+        };
+        m_a = open(m_analysis->runA, buffer->status != Status::only_in_b);
+        m_b = open(m_analysis->runB, buffer->status != Status::only_in_a);
+    }
+    m_model->setSource(m_a, m_b);
+    m_filterBar->hide();
+
+    if (m_a && m_b) {
+        // A compared, equal pair has nothing to scan for; anything else (pending included) is
+        // scanned, since the index is the table's own truth about which rows differ.
+        if (!buffer->pending && buffer->status == Status::equal && buffer->stats.nDiff == 0) {
+            m_diffs = std::make_shared<DiffIndex>(); // equal: nothing to scan for
+        } else {
+            const std::uint64_t sequence = m_diffSequence;
+            buildIndex({}, m_stop, [this, sequence](IndexPtr index, const QString& error) {
+                if (sequence != m_diffSequence) return;
+                if (!index) {
+                    m_status->setText(error);
+                    emit indexFailed(error);
+                    return;
+                }
+                m_diffs = std::move(index);
+                applyMode();
+                emit indexReady();
+            });
+        }
+    }
+    if (!errors.isEmpty()) m_status->setText(errors.join(QLatin1Char('\n')));
+    applyMode();
+    updateWindowSize();
+}
+
+void ElementPanel::buildIndex(const DiffFilter& filter, const StopFlag& stop,
+                              std::function<void(IndexPtr, const QString&)> done) {
+    auto a = m_a;
+    auto b = m_b;
+    if (std::min(a->size(), b->size()) <= m_syncLimit) {
+        std::string error;
+        auto index = DiffIndex::build(*a, *b, filter, {}, &error);
+        done(index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr,
+             QString::fromStdString(error));
+        return;
+    }
+    const QString what =
+        filter.kind == DiffFilter::Kind::all ? tr("Indexing differences") : tr("Filtering");
+    m_status->setText(what + QStringLiteral("…"));
+    // The worker touches only its own copies of the views and the stop flag; results come back
+    // as queued calls, which Qt drops if the panel is gone (and the destructor waits anyway).
+    QThread* thread = QThread::create([this, a, b, filter, stop, done, what] {
+        int lastPercent = -1;
+        std::string error;
+        auto index = DiffIndex::build(
+            *a, *b, filter,
+            [&](std::uint64_t n, std::uint64_t total) {
+                if (stop->load()) return false;
+                const int percent = total ? int(n * 100 / total) : 100;
+                if (percent != lastPercent) {
+                    lastPercent = percent;
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, stop, what, percent] {
+                            if (!stop->load())
+                                m_status->setText(tr("%1… %2%").arg(what).arg(percent));
+                        },
+                        Qt::QueuedConnection);
+                }
+                return true;
+            },
+            &error);
+        if (stop->load()) return;
+        IndexPtr result = index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr;
+        QMetaObject::invokeMethod(
+            this,
+            [this, stop, done, result, error] {
+                if (stop->load()) return;
+                m_status->clear();
+                done(result, QString::fromStdString(error));
+            },
+            Qt::QueuedConnection);
+    });
+    m_threads.append(thread);
+    connect(thread, &QThread::finished, this, [this, thread] {
+        m_threads.removeOne(thread);
+        thread->deleteLater();
+    });
+    thread->start();
+}
+
+const DiffIndex* ElementPanel::navigationIndex() const {
+    if (m_rangeFilter) return m_rangeIndex.get();
+    return m_diffs.get();
+}
+
+void ElementPanel::applyMode() {
+    IndexPtr rows;
+    if (m_rangeFilter)
+        rows = m_rangeIndex; // null while the filter is being built: all elements meanwhile
+    else if (m_onlyDiffering->isChecked())
+        rows = m_diffs;
+    if (rows != m_model->rowIndex()) {
+        m_model->setRowIndex(rows);
+        updateWindowSize();
+        // Stay on the element the cursor was on when the new rows still hold it.
+        if (m_current && m_model->logicalRowOfElement(*m_current))
+            goToElement(*m_current);
+        else
+            syncScrollBar();
+    }
+    updateControls();
+}
+
+void ElementPanel::filterToDeltaDecade(int decade) {
+    applyRangeFilter(DiffFilter::deltaDecade(decade));
+}
+
+void ElementPanel::filterToUlpBin(int bin) {
+    applyRangeFilter(DiffFilter::ulpBin(bin));
+}
+
+// A histogram bar's elements need their own scan (the bitmap of all differences does not know
+// the bins), off the GUI thread for big buffers like the first one.
+void ElementPanel::applyRangeFilter(const DiffFilter& filter) {
+    if (!m_a || !m_b || m_rangeFilter == filter) return;
+    m_rangeStop->store(true);
+    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    m_rangeFilter = filter;
+    m_rangeIndex.reset();
+    const std::uint64_t sequence = ++m_rangeSequence;
+    buildIndex(filter, m_rangeStop, [this, sequence](IndexPtr index, const QString& error) {
+        if (sequence != m_rangeSequence) return;
+        if (!index) {
+            m_status->setText(error);
+            return;
+        }
+        m_rangeIndex = std::move(index);
+        applyMode();
+        emit rangeFilterApplied();
+    });
+    applyMode();
+}
+
+void ElementPanel::clearRangeFilter() {
+    m_rangeStop->store(true);
+    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    ++m_rangeSequence;
+    m_rangeFilter.reset();
+    m_rangeIndex.reset();
+    applyMode();
+}
+
+QString ElementPanel::rangeFilterText() const {
+    return m_rangeFilter ? m_filterLabel->text() : QString();
+}
+QString ElementPanel::statusText() const {
+    return m_status->text();
+}
+
+void ElementPanel::updateControls() {
+    const DiffIndex* nav = navigationIndex();
+    const bool haveDiffs = nav && nav->count() > 0;
+    m_previous->setEnabled(haveDiffs);
+    m_next->setEnabled(haveDiffs);
+    m_export->setEnabled(haveDiffs && m_a && m_b);
+    m_onlyDiffering->setEnabled(m_a && m_b && !m_rangeFilter);
+    m_goTo->setEnabled(m_model->elementCount() > 0);
+    m_filterBar->setVisible(m_rangeFilter.has_value());
+    if (m_rangeFilter) {
+        const bool ulp = m_rangeFilter->kind == DiffFilter::Kind::ulpBin;
+        const QString range = HistogramPanel::binDescription(ulp, m_rangeFilter->bin);
+        m_filterLabel->setText(
+            m_rangeIndex ? tr("Showing %1 elements with %2").arg(m_rangeIndex->count()).arg(range)
+                         : tr("Filtering to %1…").arg(range));
+    }
+    if (m_diffs && m_status->text().isEmpty() && m_a && m_b)
+        m_status->setText(tr("%1 of %2 elements differ")
+                              .arg(m_diffs->count())
+                              .arg(std::min(m_a->size(), m_b->size())));
+}

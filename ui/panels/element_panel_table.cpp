@@ -1,0 +1,254 @@
+// ElementPanel's table side: the scrolled window of rows, the cursor and navigation, copy and
+// CSV export. (Setup, buffers and index building are in element_panel.cpp.)
+#include "panels/element_panel.h"
+
+#include "models/element_table_model.h"
+
+#include "dumpscope/report.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QTableView>
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <stdexcept>
+
+using namespace dumpscope;
+
+bool ElementPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport()) {
+        if (event->type() == QEvent::Resize) updateWindowSize();
+        // The view has no vertical scroll range of its own: the wheel drives our scroll bar.
+        if (event->type() == QEvent::Wheel) {
+            QApplication::sendEvent(m_scroll, event);
+            return true;
+        }
+    } else if (watched == m_view && event->type() == QEvent::ShortcutOverride &&
+               static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        // QAbstractItemView copies only the current cell on Ctrl+C; take the key for the
+        // whole selection.
+        event->accept();
+        return true;
+    } else if (watched == m_view && event->type() == QEvent::KeyPress &&
+               static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        copySelection();
+        return true;
+    } else if (watched == m_view && event->type() == QEvent::KeyPress) {
+        // Vertical moves can leave the window, so they are ours; the rest stays the view's.
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const auto mods = key->modifiers() & ~Qt::KeypadModifier;
+        const qint64 page = std::max(1, m_model->windowRows() - 1);
+        if (mods == Qt::NoModifier) {
+            switch (key->key()) {
+            case Qt::Key_Up:
+                moveCurrentBy(-1);
+                return true;
+            case Qt::Key_Down:
+                moveCurrentBy(1);
+                return true;
+            case Qt::Key_PageUp:
+                moveCurrentBy(-page);
+                return true;
+            case Qt::Key_PageDown:
+                moveCurrentBy(page);
+                return true;
+            default:
+                break;
+            }
+        } else if (mods == Qt::ControlModifier) {
+            if (key->key() == Qt::Key_Home) {
+                goToLogicalRow(0);
+                return true;
+            }
+            if (key->key() == Qt::Key_End) {
+                goToLogicalRow(m_model->logicalRowCount());
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+// Rows that fit fully in the viewport: the window's size.
+void ElementPanel::updateWindowSize() {
+    const int rowHeight = std::max(1, m_view->verticalHeader()->defaultSectionSize());
+    const int rows = std::max(1, m_view->viewport()->height() / rowHeight);
+    m_model->setWindow(m_model->firstRow(), rows);
+    syncScrollBar();
+    placeCurrent();
+}
+
+void ElementPanel::syncScrollBar() {
+    const quint64 total = m_model->logicalRowCount();
+    const quint64 rows = quint64(m_model->windowRows());
+    const quint64 maxFirst = total > rows ? total - rows : 0;
+    // A QScrollBar counts in int; past 2^31 rows one unit stands for several rows.
+    m_scrollStep = maxFirst <= quint64(INT_MAX) ? 1 : maxFirst / quint64(INT_MAX) + 1;
+    const QSignalBlocker block(m_scroll);
+    m_scroll->setRange(0, int((maxFirst + m_scrollStep - 1) / m_scrollStep));
+    m_scroll->setPageStep(int(std::max<quint64>(1, rows / m_scrollStep)));
+    m_scroll->setSingleStep(1);
+    m_scroll->setValue(int(m_model->firstRow() / m_scrollStep));
+    m_scroll->setEnabled(maxFirst > 0);
+}
+
+void ElementPanel::setFirstRow(quint64 first) {
+    if (first == m_model->firstRow()) return;
+    m_model->setWindow(first, m_model->windowRows());
+    // A selection names window rows; once the window moves they would be other elements.
+    m_view->selectionModel()->clearSelection();
+    syncScrollBar();
+    placeCurrent();
+}
+
+// Puts the view's cursor on the current element when the window shows it.
+void ElementPanel::placeCurrent() {
+    m_placing = true;
+    QModelIndex target;
+    if (m_current) {
+        if (const auto row = m_model->logicalRowOfElement(*m_current)) {
+            const quint64 first = m_model->firstRow();
+            if (*row >= first && *row < first + quint64(m_model->rowCount())) {
+                const int column = std::max(0, m_view->currentIndex().column());
+                target = m_model->index(int(*row - first), column);
+            }
+        }
+    }
+    m_view->selectionModel()->setCurrentIndex(target, QItemSelectionModel::NoUpdate);
+    m_placing = false;
+}
+
+void ElementPanel::goToLogicalRow(quint64 row) {
+    const quint64 total = m_model->logicalRowCount();
+    if (total == 0) return;
+    row = std::min(row, total - 1);
+    const quint64 first = m_model->firstRow();
+    const auto rows = quint64(m_model->windowRows());
+    if (row < first)
+        setFirstRow(row);
+    else if (row >= first + rows)
+        setFirstRow(row - rows + 1);
+    m_current = m_model->elementOfLogicalRow(row);
+    placeCurrent();
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid())
+        m_view->selectionModel()->select(current, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+}
+
+// A jump (go to, next difference) lands a third of the way down, with context above it.
+void ElementPanel::goToElement(quint64 element) {
+    const auto row = m_model->logicalRowOfElement(element);
+    if (!row) return;
+    const quint64 first = m_model->firstRow();
+    const auto rows = quint64(m_model->windowRows());
+    if (*row < first || *row >= first + rows) setFirstRow(*row > rows / 3 ? *row - rows / 3 : 0);
+    goToLogicalRow(*row);
+}
+
+void ElementPanel::moveCurrentBy(qint64 delta) {
+    std::optional<quint64> row =
+        m_current ? m_model->logicalRowOfElement(*m_current) : std::nullopt;
+    const quint64 from = row ? *row : m_model->firstRow();
+    const quint64 target =
+        delta < 0 ? (from > quint64(-delta) ? from - quint64(-delta) : 0) : from + quint64(delta);
+    goToLogicalRow(target);
+}
+
+void ElementPanel::goToIndex(quint64 index) {
+    const quint64 n = m_model->elementCount();
+    if (n == 0) return;
+    index = std::min(index, n - 1);
+    // With only some elements listed, go to the listed one nearest after (else before) it.
+    if (const auto& rows = m_model->rowIndex(); rows && !rows->contains(index)) {
+        auto target = rows->nextAfter(index);
+        if (!target) target = rows->previousBefore(index);
+        if (!target) return;
+        index = *target;
+    }
+    goToElement(index);
+}
+
+void ElementPanel::nextDifference() {
+    const DiffIndex* nav = navigationIndex();
+    if (!nav || nav->count() == 0) return;
+    const auto target = m_current ? nav->nextAfter(*m_current) : nav->select(0);
+    if (target) goToElement(*target);
+}
+
+void ElementPanel::previousDifference() {
+    const DiffIndex* nav = navigationIndex();
+    if (!nav || nav->count() == 0) return;
+    const auto target = m_current ? nav->previousBefore(*m_current) : nav->select(nav->count() - 1);
+    if (target) goToElement(*target);
+}
+
+QString ElementPanel::selectionText() const {
+    std::map<int, std::map<int, QString>> cells; // row -> column -> text, both in order
+    for (const QModelIndex& index : m_view->selectionModel()->selectedIndexes())
+        cells[index.row()][index.column()] = index.data().toString();
+    QString text;
+    for (const auto& [row, columns] : cells) {
+        QStringList line;
+        for (const auto& [column, value] : columns)
+            line << value;
+        text += line.join(QLatin1Char('\t')) + QLatin1Char('\n');
+    }
+    return text;
+}
+
+void ElementPanel::copySelection() {
+    const QString text = selectionText();
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+bool ElementPanel::exportCsv(const QString& path, QString* error) {
+    auto fail = [error](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    const DiffIndex* index = navigationIndex();
+    if (!m_a || !m_b || !m_analysis) return fail(tr("No buffer pair to export."));
+    if (!index) return fail(tr("The differences are still being indexed."));
+    // The reports' writer: one rule keeps the file out of the dumps being compared (there it
+    // would be a new "unclassified" buffer, or replace one) however the path reaches them, and
+    // the file appears whole or not at all. The CSV goes to it in pieces, never as one string:
+    // the differences of a 10^8-element buffer run to gigabytes of text.
+    const auto produce = [&](const WriteSink& sink) {
+        const auto toFile = [&sink](std::string_view text) {
+            sink(text); // throws when the write fails
+            return true;
+        };
+        std::string readError;
+        if (!writeDiffCsv(*m_a, *m_b, *index, toFile, &readError))
+            throw std::runtime_error(readError);
+    };
+    try {
+        writeFileAtomically(path.toStdString(), {m_analysis->runA, m_analysis->runB}, "CSV file",
+                            produce);
+    } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+    return true;
+}
+
+void ElementPanel::chooseExportFile() {
+    if (!m_analysis || m_bufferIndex < 0) return;
+    const auto& buffer = m_analysis->buffers[std::size_t(m_bufferIndex)];
+    const QString base = QFileInfo(QString::fromStdString(buffer.fileName)).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export differing elements"),
+        QDir::home().filePath(base + QStringLiteral("_diffs.csv")), tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}

@@ -1,0 +1,356 @@
+#include "panels/verdict_panel.h"
+
+#include "widgets/matrix_colors.h"
+
+#include "dumpscope/verdict.h"
+
+#include <QFont>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSet>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using dumpscope::DecisionCase;
+
+namespace {
+
+QString caseName(DecisionCase c) {
+    return QString::fromStdString(std::string(dumpscope::decisionCaseName(c)));
+}
+
+QString joined(const std::vector<std::string>& items) {
+    QStringList list;
+    for (const auto& s : items)
+        list << QString::fromStdString(s);
+    return list.join(QStringLiteral(", "));
+}
+
+QLabel* sectionTitle(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
+
+} // namespace
+
+VerdictPanel::VerdictPanel(QWidget* parent)
+    : QWidget(parent), m_headline(new QLabel(this)), m_tree(new QTreeWidget(this)),
+      m_text(new QPlainTextEdit(this)), m_culprits(new QTableWidget(this)),
+      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)) {
+    m_headline->setObjectName(QStringLiteral("verdictHeadline"));
+    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::PlainText);
+    QFont big = m_headline->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.15);
+    m_headline->setFont(big);
+
+    m_tree->setObjectName(QStringLiteral("decisionTree"));
+    m_tree->setHeaderHidden(true);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setWordWrap(true);
+    m_tree->setSelectionMode(QAbstractItemView::NoSelection);
+    m_tree->setFocusPolicy(Qt::NoFocus);
+    m_tree->setIndentation(12);
+
+    m_text->setObjectName(QStringLiteral("interpretation"));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+    m_culprits->setObjectName(QStringLiteral("culpritTable"));
+    m_culprits->setColumnCount(2);
+    m_culprits->setHorizontalHeaderLabels({tr("Group"), tr("At the first divergent step")});
+    m_culprits->horizontalHeaderItem(0)->setToolTip(tr("Schema group (id and label)"));
+    m_culprits->horizontalHeaderItem(1)->setToolTip(
+        tr("The group's divergent buffers at the first divergent step, or EQUAL"));
+    m_culprits->verticalHeader()->hide();
+    m_culprits->horizontalHeader()->setStretchLastSection(true);
+    m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_culprits->setSelectionMode(QAbstractItemView::NoSelection);
+    m_culprits->setWordWrap(false);
+
+    m_rootCause->setObjectName(QStringLiteral("rootCause"));
+    m_rootCause->setTextFormat(Qt::RichText);
+    m_rootCause->setWordWrap(true);
+    m_rootCause->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                         Qt::LinksAccessibleByKeyboard);
+    connect(m_rootCause, &QLabel::linkActivated, this, &VerdictPanel::onLink);
+
+    m_warnings->setObjectName(QStringLiteral("warnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText);
+    m_warnings->setStyleSheet(QStringLiteral("color: #b71c1c"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_warnings);
+    layout->addWidget(sectionTitle(tr("Root cause by dataflow"), this));
+    layout->addWidget(m_rootCause);
+    layout->addWidget(sectionTitle(tr("Decision tree"), this));
+    layout->addWidget(m_tree, 3);
+    layout->addWidget(sectionTitle(tr("Per-group culprit table"), this));
+    layout->addWidget(m_culprits, 2);
+    layout->addWidget(sectionTitle(tr("Interpretation (reference wording)"), this));
+    layout->addWidget(m_text, 3);
+
+    buildTree();
+    clear();
+}
+
+// The reference script's branches in its own order: the first test that holds wins.
+void VerdictPanel::buildTree() {
+    m_anyNode = new QTreeWidgetItem(m_tree, {tr("Does any buffer diverge at any dumped step?")});
+    auto* none = new QTreeWidgetItem(
+        m_anyNode, {tr("no → all buffers match: the bug is outside the dumped groups")});
+    none->setData(0, CaseRole, caseName(DecisionCase::all_equal));
+    m_divergeNode = new QTreeWidgetItem(
+        m_anyNode, {tr("yes → look at the groups diverged at the first divergent step")});
+    struct Leaf {
+        DecisionCase c;
+        QString text;
+        bool crossCheck;
+    };
+    const Leaf leaves[] = {
+        {DecisionCase::g_only, tr("only G → (1) the PER K-loop sample is non-deterministic"),
+         false},
+        {DecisionCase::h_without_g,
+         tr("H without G → (2) a head forward kernel is non-deterministic"), false},
+        {DecisionCase::i, tr("I → (3) an upstream per-batch backward kernel is non-deterministic"),
+         true},
+        {DecisionCase::j,
+         tr("J without I → (4) grad_h_accumulate_scaled or a head backward writing grad_h_t"),
+         true},
+        {DecisionCase::unexpected, tr("anything else → not in the expected set: unexpected, STOP"),
+         false},
+    };
+    for (const Leaf& leaf : leaves) {
+        auto* item = new QTreeWidgetItem(m_divergeNode, {leaf.text});
+        item->setData(0, CaseRole, caseName(leaf.c));
+        if (leaf.crossCheck)
+            new QTreeWidgetItem(
+                item, {tr("cross-check: I equal but final trunk grads diverge → the reducer "
+                          "(reduce_axis0 / layer_norm_reduce_param_grads)")});
+    }
+    m_tree->expandAll();
+}
+
+void VerdictPanel::clear() {
+    m_headline->setText(tr("No verdict yet"));
+    m_text->clear();
+    m_culprits->setRowCount(0);
+    m_rootCause->setText(tr("–"));
+    m_warnings->hide();
+    m_links.clear();
+    highlightPath(dumpscope::Verdict{});
+    // Nothing is on the path until a verdict exists.
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        (*it)->setData(0, OnPathRole, false);
+        (*it)->setForeground(0, QColor(0x75, 0x75, 0x75));
+        (*it)->setBackground(0, Qt::NoBrush);
+        QFont font = (*it)->font(0);
+        font.setBold(false);
+        (*it)->setFont(0, font);
+    }
+    m_cleared = true;
+}
+
+QString VerdictPanel::interpretation() const {
+    return m_text->toPlainText();
+}
+
+void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
+    if (!snapshot || !snapshot->analysis) {
+        clear();
+        return;
+    }
+    const auto& analysis = *snapshot->analysis;
+    if (!snapshot->finished) {
+        // Restyling every tree item on each progress update stalled the event loop.
+        if (!m_cleared) clear();
+        m_headline->setText(analysis.cancelled ? tr("Analysis cancelled: no verdict")
+                                               : tr("Analysing… %1 of %2 buffers compared")
+                                                     .arg(snapshot->nDone)
+                                                     .arg(snapshot->total));
+        return;
+    }
+    m_cleared = false;
+    const auto& verdict = analysis.verdict;
+    if (verdict.decisionCase == dumpscope::DecisionCase::not_compared) {
+        m_headline->setText(
+            tr("%1 (exit %2)").arg(QString::fromStdString(verdict.text)).arg(verdict.exitCode));
+    } else if (verdict.exitCode == 0 && verdict.nOneSided > 0) {
+        // Never "all equal" while buffers of one run had nothing to be compared with.
+        m_headline->setText(tr("Buffers in both runs equal at every step, but %n buffer(s) in one "
+                               "run only were not compared (exit 0)",
+                               nullptr, static_cast<int>(verdict.nOneSided)));
+    } else if (verdict.exitCode == 0) {
+        m_headline->setText(tr("All buffers equal at every step (exit 0)"));
+    } else if (verdict.firstDivergentStep) {
+        QString headline = tr("First divergent step %1 · diverged: %2 (exit %3)")
+                               .arg(*verdict.firstDivergentStep)
+                               .arg(joined(verdict.divergedGroups))
+                               .arg(verdict.exitCode);
+        if (verdict.nOneSided > 0)
+            headline +=
+                tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
+        m_headline->setText(headline);
+    } else {
+        m_headline->setText(tr("Input missing or malformed (exit %1)").arg(verdict.exitCode));
+    }
+    QStringList warnings;
+    if (!analysis.errorA.empty()) warnings << tr("Run A: %1").arg(analysis.errorA.c_str());
+    if (!analysis.errorB.empty()) warnings << tr("Run B: %1").arg(analysis.errorB.c_str());
+    if (const std::string oneSided = dumpscope::oneSidedWarning(verdict); !oneSided.empty())
+        warnings << QString::fromStdString(oneSided);
+    for (const auto& line : dumpscope::undecidedRootLines(analysis))
+        warnings << tr("Root cause not determined: %1").arg(QString::fromStdString(line));
+    for (const auto& w : analysis.warnings)
+        warnings << QString::fromStdString(w);
+    m_warnings->setText(warnings.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!warnings.isEmpty());
+    m_text->setPlainText(QString::fromStdString(verdict.text));
+    highlightPath(verdict);
+    fillCulprits(analysis);
+    fillRootCause(analysis);
+}
+
+void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
+    // Missing or malformed input without any divergence stops before the tree (exit 2, as the
+    // reference): no branch was taken, so none is highlighted.
+    const bool noTree = verdict.exitCode == 2 && !verdict.firstDivergentStep;
+    const QString chosen = noTree ? QString() : caseName(verdict.decisionCase);
+    if (verdict.firstDivergentStep)
+        m_divergeNode->setText(0, tr("yes → first divergent step %1, diverged: %2")
+                                      .arg(*verdict.firstDivergentStep)
+                                      .arg(joined(verdict.divergedGroups)));
+    else
+        m_divergeNode->setText(0, tr("yes → look at the groups diverged at the first divergent "
+                                     "step"));
+    // The path: the chosen leaf, everything above it, and its cross-check below it.
+    QSet<QTreeWidgetItem*> path;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if (chosen.isEmpty() || (*it)->data(0, CaseRole).toString() != chosen) continue;
+        for (QTreeWidgetItem* p = *it; p; p = p->parent())
+            path.insert(p);
+        for (int i = 0; i < (*it)->childCount(); ++i)
+            path.insert((*it)->child(i));
+    }
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        QTreeWidgetItem* item = *it;
+        const bool onPath = path.contains(item);
+        item->setData(0, OnPathRole, onPath);
+        item->setToolTip(0, item->text(0)); // the panel is narrow: long branches are elided
+        QFont font = item->font(0);
+        font.setBold(onPath);
+        item->setFont(0, font);
+        item->setForeground(0, onPath ? QColor(Qt::black) : QColor(0x9e, 0x9e, 0x9e));
+        item->setBackground(0, onPath ? QBrush(QColor(0xff, 0xec, 0xb3)) : QBrush(Qt::NoBrush));
+    }
+}
+
+void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
+    const auto& culprits = analysis.verdict.culprits;
+    m_culprits->setRowCount(static_cast<int>(culprits.size()));
+    if (analysis.verdict.firstDivergentStep)
+        m_culprits->horizontalHeaderItem(1)->setText(
+            tr("At step %1").arg(*analysis.verdict.firstDivergentStep));
+    for (int r = 0; r < static_cast<int>(culprits.size()); ++r) {
+        const auto& row = culprits[r];
+        auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
+        QString text;
+        QColor color = m_culprits->palette().color(QPalette::Text);
+        const QString unjudged = QString::fromStdString(dumpscope::unjudgedText(row));
+        if (dumpscope::notJudged(row)) {
+            text = tr("NOT JUDGED — %1").arg(unjudged);
+            color = matrix_colors::toleratedText();
+        } else if (!row.divergentBuffers.empty()) {
+            text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+            if (!unjudged.isEmpty()) text += tr("; not judged: %1").arg(unjudged);
+            color = matrix_colors::divergeText();
+        } else {
+            text = row.present ? tr("EQUAL") : tr("(no dump)");
+            if (row.present) color = matrix_colors::equalText();
+        }
+        auto* status = new QTableWidgetItem(text);
+        status->setForeground(color);
+        status->setToolTip(text);
+        m_culprits->setItem(r, 0, group);
+        m_culprits->setItem(r, 1, status);
+    }
+    m_culprits->resizeColumnToContents(0);
+}
+
+void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
+    m_links.clear();
+    const auto& cause = analysis.verdict.rootCause;
+    QStringList undecided; // why the root cause stops short of a divergent group
+    for (const auto& line : dumpscope::undecidedRootLines(analysis))
+        undecided << QString::fromStdString(line).toHtmlEscaped();
+    if (cause.step && cause.groups.empty() && !undecided.isEmpty()) {
+        m_rootCause->setText(tr("step %1 · not determined: an input could not be judged")
+                                 .arg(*cause.step)
+                                 .toHtmlEscaped() +
+                             QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>")));
+        return;
+    }
+    if (!cause.step || cause.groups.empty()) {
+        const auto& verdict = analysis.verdict;
+        m_rootCause->setText(verdict.decisionCase == dumpscope::DecisionCase::not_compared
+                                 ? tr("none: nothing was compared")
+                             : verdict.exitCode == 1 ? tr("none: only unclassified files diverge")
+                                                     : tr("none: no divergence"));
+        return;
+    }
+    auto link = [this](LinkTarget target, const QString& text) {
+        m_links.push_back(std::move(target));
+        return QStringLiteral("<a href=\"rc:%1\">%2</a>")
+            .arg(m_links.size() - 1)
+            .arg(text.toHtmlEscaped());
+    };
+    QStringList parts;
+    for (const auto& groupId : cause.groups) {
+        const QString group = QString::fromStdString(groupId);
+        // Links are numbered in reading order: the group, then its buffers.
+        QString part =
+            tr("step %1 · group %2").arg(*cause.step).arg(link({*cause.step, group, {}}, group));
+        QStringList buffers;
+        for (const auto& name : cause.buffers) {
+            const bool inGroup =
+                std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
+                    return b.step == *cause.step && b.group == groupId && b.name == name;
+                });
+            if (inGroup)
+                buffers << link({*cause.step, group, QString::fromStdString(name)},
+                                QString::fromStdString(name));
+        }
+        if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
+        parts << part;
+    }
+    QString text = parts.join(QStringLiteral("<br>"));
+    if (!cause.suggestion.empty())
+        text += QStringLiteral("<br><i>%1</i>")
+                    .arg(QString::fromStdString(cause.suggestion).toHtmlEscaped());
+    if (!undecided.isEmpty())
+        text += QStringLiteral("<br>") + tr("not determined beyond that:").toHtmlEscaped() +
+                QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>"));
+    m_rootCause->setText(text);
+}
+
+void VerdictPanel::onLink(const QString& link) {
+    if (!link.startsWith(QStringLiteral("rc:"))) return;
+    bool ok = false;
+    const int i = link.mid(3).toInt(&ok);
+    if (!ok || i < 0 || i >= static_cast<int>(m_links.size())) return;
+    const LinkTarget& t = m_links[i];
+    emit rootCauseActivated(t.step, t.group, t.buffer);
+}

@@ -1,0 +1,99 @@
+#include "widgets/matrix_view.h"
+
+#include "widgets/matrix_colors.h"
+#include "models/matrix_model.h"
+
+#include <QHeaderView>
+#include <QPainter>
+#include <QStyledItemDelegate>
+
+namespace {
+
+// Paints each cell as a flat swatch: the default style would tint it with the selection colour
+// and hide the very colour the cell is there to show, so selection is drawn as a frame instead.
+class MatrixDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override {
+        painter->save();
+        const QRect r = option.rect.adjusted(1, 1, -1, -1);
+        const auto brush = index.data(Qt::BackgroundRole).value<QBrush>();
+        if (brush.style() != Qt::SolidPattern)
+            painter->fillRect(r, matrix_colors::hatchBackground());
+        painter->fillRect(r, brush);
+
+        QFont font = option.font;
+        if (const QVariant f = index.data(Qt::FontRole); f.isValid()) font = f.value<QFont>();
+        painter->setFont(font);
+        painter->setPen(index.data(Qt::ForegroundRole).value<QColor>());
+        painter->drawText(r, Qt::AlignCenter, index.data(Qt::DisplayRole).toString());
+
+        // Selection hugs the cell's edge and the root-cause outline sits inside it, so a
+        // selected root cause shows both.
+        if (index.data(MatrixModel::RootCauseRole).toBool()) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(
+                QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+            painter->drawRect(r.adjusted(5, 5, -6, -6));
+            painter->setPen(QPen(Qt::black, 1));
+            painter->drawRect(r.adjusted(3, 3, -4, -4));
+        }
+        // An input that could not be judged stops the root cause: dashed where a root cause
+        // would be outlined solid, so the eye finds the unknown in the same place.
+        if (index.data(MatrixModel::UnjudgedInputRole).toBool()) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(
+                QPen(QColor(0xff, 0xd6, 0x00), 3, Qt::DashLine, Qt::SquareCap, Qt::MiterJoin));
+            painter->drawRect(r.adjusted(5, 5, -6, -6));
+        }
+        if (option.state & QStyle::State_Selected) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(option.palette.color(QPalette::Highlight), 2));
+            painter->drawRect(option.rect.adjusted(1, 1, -2, -2));
+        } else if (option.state & QStyle::State_HasFocus) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(option.palette.color(QPalette::Highlight), 1, Qt::DashLine));
+            painter->drawRect(option.rect.adjusted(1, 1, -2, -2));
+        }
+        painter->restore();
+    }
+};
+
+} // namespace
+
+MatrixView::MatrixView(QWidget* parent) : QTableView(parent) {
+    setItemDelegate(new MatrixDelegate(this));
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setSelectionBehavior(QAbstractItemView::SelectItems);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setTabKeyNavigation(false); // Tab leaves the matrix; arrows move inside it
+    setShowGrid(false);
+    setWordWrap(false); // single-line cells: a wrapped text layout per cell made each repaint slow
+    setMouseTracking(true); // tooltips per cell
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setMinimumSectionSize(48);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(34);
+    setAccessibleName(tr("Step by group matrix"));
+}
+
+void MatrixView::setModel(QAbstractItemModel* model) {
+    QTableView::setModel(model);
+    if (!model) return;
+    connect(selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { emit cellChanged(current); });
+    // A reset (new pair) drops the current cell without a currentChanged for the old one.
+    connect(model, &QAbstractItemModel::modelReset, this, [this] { emit cellChanged({}); });
+}
+
+void MatrixView::mousePressEvent(QMouseEvent* event) {
+    m_userNavigated = true;
+    QTableView::mousePressEvent(event);
+}
+
+void MatrixView::keyPressEvent(QKeyEvent* event) {
+    m_userNavigated = true;
+    QTableView::keyPressEvent(event);
+}

@@ -1,0 +1,543 @@
+#include "window/main_window.h"
+
+#include "dialogs/about_box.h"
+#include "dialogs/analysis_settings_dialog.h"
+#include "workers/analysis_worker.h"
+#include "panels/buffer_panel.h"
+#include "workers/deferred_progress.h"
+#include "window/go_menu.h"
+#include "window/multi_run_view.h"
+#include "dialogs/open_candidates_dialog.h"
+#include "workers/recent_pairs_writer.h"
+#include "workers/run_watcher.h"
+#include "state/settings.h"
+#include "window/start_page.h"
+#include "window/triage_view.h"
+
+#include "dumpscope/demo.h"
+#include "dumpscope/report.h"
+#include "dumpscope/shape.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
+
+#include <exception>
+
+// The .qrc is compiled into the static dumpscope_ui library; a static library's resources are
+// registered only by an explicit call, which must sit outside any namespace.
+static void initResources() {
+    Q_INIT_RESOURCE(dumpscope);
+}
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), m_options(std::move(options)),
+      m_settings(std::make_unique<Settings>(m_options.settingsFile)),
+      m_recentWriter(new RecentPairsWriter(m_options.settingsFile, this)),
+      m_worker(new AnalysisWorker(this)), m_stack(new QStackedWidget(this)),
+      m_startPage(new StartPage), m_triage(new TriageView), m_progress(new QProgressBar),
+      m_cancelButton(new QPushButton(tr("Cancel"))), m_statusLabel(new QLabel) {
+    initResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/dumpscope.svg")));
+    setWindowTitle(QStringLiteral("dumpscope"));
+    setAcceptDrops(true);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_triage);
+    m_multi = new MultiRunView;
+    m_stack->addWidget(m_multi);
+    connect(m_multi, &MultiRunView::pairActivated, this, &MainWindow::openCandidatePair);
+    connect(m_multi, &MultiRunView::finished, this, [this] {
+        m_statusLabel->setText(tr("Compared the base with %n candidate(s)", nullptr, m_multi->candidateCount()));
+        updateActions();
+        emit analysisFinished();
+    });
+    setCentralWidget(m_stack);
+
+    m_progress->setObjectName(QStringLiteral("analysisProgress"));
+    m_progress->setMaximumWidth(260);
+    m_progress->setFormat(tr("%v / %m buffers"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    m_progress->hide();
+    m_cancelButton->hide();
+    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelAnalysis);
+    m_watcher = new RunWatcher(this);
+    m_watchButton = new QToolButton;
+    m_watchButton->setObjectName(QStringLiteral("watchButton"));
+    m_watchButton->setCheckable(true);
+    m_watchButton->setAutoRaise(true);
+    statusBar()->addPermanentWidget(m_watchButton);
+    connect(m_watcher, &RunWatcher::runsChanged, this, &MainWindow::refreshFromWatch);
+    connect(m_watcher, &RunWatcher::stateChanged, this, &MainWindow::updateWatchIndicator);
+
+    connect(m_startPage, &StartPage::demoRequested, this, [this] { openDemo(); });
+    connect(m_startPage, &StartPage::pairRequested, this, &MainWindow::openPair);
+    connect(m_startPage, &StartPage::directoryChosen, this,
+            [this](const QString& dir) { m_settings->setLastDirectory(dir); });
+    m_startPage->setStartDirectory(m_settings->lastDirectory());
+
+    createActions();
+    connectWorker();
+    resize(1500, 950);
+    restoreGeometry(m_settings->windowGeometry());
+    restoreState(m_settings->windowState(), Settings::kLayoutVersion);
+    m_triage->restoreState(m_settings->splitterState());
+    showStartPage();
+}
+
+// The worker goes first: its threads may still be reading the demo pair's temporary files.
+// Then the recent-pairs writer, which finishes its writes: a pair opened just before is
+// remembered.
+MainWindow::~MainWindow() {
+    delete m_worker;
+    delete m_recentWriter;
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon),
+                                    tr("&Open Runs…"), this, &MainWindow::showStartPage);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Demo Pair"), this, [this] { openDemo(); });
+    m_recentMenu = file->addMenu(tr("&Recent Pairs"));
+    m_recentMenu->setObjectName(QStringLiteral("recentPairsMenu"));
+    file->addAction(tr("Open Several &Candidates…"), this, &MainWindow::openCandidatesDialog);
+    m_backToCandidatesAction = file->addAction(tr("&Back to All Candidates"), this, [this] {
+        m_stack->setCurrentWidget(m_multi);
+        updateActions();
+    });
+    m_backToCandidatesAction->setShortcut(Qt::ALT | Qt::Key_Left);
+    file->addSeparator();
+    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportDialog);
+    m_exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    m_copyAction =
+        file->addAction(tr("&Copy Markdown Summary"), this, [this] { copyMarkdownSummary(); });
+    m_copyAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    file->addSeparator();
+    m_closeAction = file->addAction(tr("&Close Pair"), this, &MainWindow::closePair);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_reloadAction = analysis->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                                         tr("&Reload"), this, &MainWindow::reload);
+    m_reloadAction->setShortcut(QKeySequence::Refresh); // F5
+    m_swapAction = analysis->addAction(tr("&Swap A/B"), this, &MainWindow::swapRuns);
+    m_swapAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
+    m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
+    m_cancelAction->setShortcut(Qt::Key_Escape);
+    analysis->addSeparator();
+    m_settingsAction = analysis->addAction(tr("Analysis &Settings…"), this,
+                                           &MainWindow::editAnalysisSettings);
+    m_settingsAction->setObjectName(QStringLiteral("analysisSettingsAction"));
+    BufferPanel* buffers = m_triage->bufferPanel();
+    buffers->setTypedShapeLookup([this](const QString& name) { return m_settings->bufferShape(name); });
+    connect(buffers, &BufferPanel::shapeChangeRequested, this,
+            [this](const QString& name, const QString& text) { setBufferShape(name, text); });
+    m_watchAction = analysis->addAction(tr("&Watch Runs for New Steps"));
+    m_watchAction->setObjectName(QStringLiteral("watchAction"));
+    m_watchAction->setCheckable(true);
+    m_watchAction->setChecked(true);
+    connect(m_watchAction, &QAction::toggled, this, [this](bool on) { m_watcher->setPaused(!on); });
+    connect(m_watchButton, &QToolButton::clicked, m_watchAction, &QAction::toggle);
+    updateWatchIndicator();
+
+    addGoMenu(this, m_triage);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About dumpscope"), this, [this] {
+        auto* box = new AboutBox(this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    about->setObjectName(QStringLiteral("aboutAction"));
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    updateRecentMenu();
+    updateActions();
+}
+
+void MainWindow::connectWorker() {
+    auto show = [this](quint64, SnapshotPtr snapshot) {
+        setProgress(snapshot);
+        m_triage->setSnapshot(std::move(snapshot));
+    };
+    connect(m_worker, &AnalysisWorker::planned, this, show);
+    connect(m_worker, &AnalysisWorker::progressed, this, show);
+    connect(m_worker, &AnalysisWorker::finished, this, [this](quint64, SnapshotPtr s) {
+        m_progress->hide();
+        m_cancelButton->hide();
+        const auto& analysis = *s->analysis;
+        const auto& verdict = analysis.verdict;
+        const std::string& runError = analysis.errorA.empty() ? analysis.errorB : analysis.errorA;
+        if (!runError.empty())
+            m_statusLabel->setText(tr("Cannot compare: %1").arg(QString::fromStdString(runError)));
+        else if (verdict.firstDivergentStep)
+            m_statusLabel->setText(tr("Compared %1 buffers: first divergence at step %2 · %3")
+                                       .arg(analysis.buffers.size())
+                                       .arg(*verdict.firstDivergentStep)
+                                       .arg(toleranceSummary(analysis)));
+        else
+            m_statusLabel->setText(tr("Compared %1 buffers: exit code %2 · %3")
+                                       .arg(analysis.buffers.size())
+                                       .arg(verdict.exitCode)
+                                       .arg(toleranceSummary(analysis)));
+        // The panels fill over three turns of the event loop, each repainting its part of the
+        // window (in one turn the repaint stalled the loop 40-80 ms); the analysis is finished
+        // for the window's users once every panel shows it.
+        m_triage->setSnapshot(std::move(s), TriageView::Pace::inTurns, [this] {
+            updateActions();
+            emit analysisFinished();
+        });
+    });
+    connect(m_worker, &AnalysisWorker::cancelled, this, [this] {
+        m_progress->hide();
+        m_cancelButton->hide();
+        m_statusLabel->setText(tr("Analysis cancelled: the matrix shows what was compared"));
+        updateActions();
+        emit analysisCancelled();
+    });
+    connect(m_worker, &AnalysisWorker::failed, this, [this](quint64, const QString& message) {
+        m_progress->hide();
+        m_cancelButton->hide();
+        m_statusLabel->setText(tr("Analysis failed: %1").arg(message));
+        updateActions();
+        emit analysisFailed(message);
+    });
+}
+
+void MainWindow::setProgress(const SnapshotPtr& snapshot) {
+    setProgressDeferred(*m_progress, static_cast<int>(snapshot->nDone),
+                        static_cast<int>(snapshot->total));
+}
+
+// The watched runs dumped new or changed step files: the same analysis again, on the same view
+// (the selection stays; the pair's cache answers for every file that did not change).
+void MainWindow::refreshFromWatch() {
+    if (!m_pair) return;
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("New or changed step files: comparing…"));
+    m_worker->restart();
+    updateActions();
+}
+
+void MainWindow::updateWatchIndicator() {
+    const bool on = m_watchAction && m_watchAction->isChecked();
+    m_watchButton->setVisible(m_watcher->isWatching());
+    m_watchButton->setChecked(on);
+    m_watchButton->setText(on                              ? tr("● Watching")
+                           : m_watcher->hasPendingChange() ? tr("Paused: new files waiting")
+                                                           : tr("Watching paused"));
+    m_watchButton->setToolTip(on ? tr("New or changed step files in either run are compared as "
+                                      "they land. Click to pause.")
+                                 : tr("Click to watch the runs again."));
+}
+
+void MainWindow::openPair(const RunPair& pair) {
+    const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
+                           QFileInfo(pair.runB).absoluteFilePath()};
+    m_pair = absolute;
+    // The demo's temporary pair is not worth remembering: its directory goes with the window.
+    const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
+    if (!isDemo) {
+        // Listed at once; written on the writer's thread from the next turn.
+        m_recentWriter->add(absolute);
+        updateRecentMenu();
+    }
+    setWindowTitle(
+        tr("%1 ↔ %2 — dumpscope")
+            .arg(QDir::toNativeSeparators(absolute.runA), QDir::toNativeSeparators(absolute.runB)));
+    m_triage->clear();
+    m_stack->setCurrentWidget(m_triage);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("Comparing…"));
+    m_worker->start(analysisRequest(absolute));
+    m_watcher->watch(absolute.runA, absolute.runB);
+    updateActions();
+}
+
+bool MainWindow::openDemo() {
+    auto dir = std::make_unique<QTemporaryDir>();
+    try {
+        if (!dir->isValid()) throw std::runtime_error(dir->errorString().toStdString());
+        dumpscope::makeDemo(dir->path().toStdString());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Demo"), tr("Cannot write the demo pair: %1").arg(e.what()));
+        return false;
+    }
+    const QDir root(dir->path());
+    m_demoDir = std::move(dir); // the previous demo pair (if any) is deleted here
+    openPair({root.filePath(QStringLiteral("a")), root.filePath(QStringLiteral("b"))});
+    return true;
+}
+
+AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
+    AnalysisRequest request;
+    request.runA = pair.runA;
+    request.runB = pair.runB;
+    request.schema = m_options.schema;
+    request.settings = m_settings->analysisSettings();
+    request.shapes = m_settings->bufferShapes();
+    return request;
+}
+
+void MainWindow::reanalyse() {
+    if (!m_pair) return;
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_statusLabel->setText(tr("Comparing with the new settings…"));
+    m_worker->start(analysisRequest(*m_pair));
+    updateActions();
+}
+
+void MainWindow::setAnalysisSettings(const AnalysisSettings& settings) {
+    if (settings == m_settings->analysisSettings()) return;
+    m_settings->setAnalysisSettings(settings);
+    reanalyse();
+}
+
+bool MainWindow::setBufferShape(const QString& buffer, const QString& text) {
+    if (!text.trimmed().isEmpty() && dumpscope::parseShapeText(text.toStdString()).empty())
+        return false;
+    m_settings->setBufferShape(buffer, text);
+    reanalyse();
+    return true;
+}
+
+void MainWindow::editAnalysisSettings() {
+    auto* dialog = new AnalysisSettingsDialog(m_settings->analysisSettings(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (const auto settings = dialog->settings()) setAnalysisSettings(*settings);
+    });
+    dialog->open();
+}
+
+void MainWindow::reload() {
+    if (m_pair) openPair(*m_pair);
+}
+
+void MainWindow::swapRuns() {
+    if (m_pair) openPair({m_pair->runB, m_pair->runA});
+}
+
+void MainWindow::closePair() {
+    m_worker->cancel();
+    m_multi->clear();
+    m_watcher->stop();
+    m_pair.reset();
+    m_triage->clear();
+    setWindowTitle(QStringLiteral("dumpscope"));
+    m_statusLabel->clear();
+    showStartPage();
+}
+
+void MainWindow::openCandidates(const QString& base, const QStringList& candidates) {
+    m_worker->cancel();
+    m_watcher->stop();
+    m_pair.reset();
+    m_triage->clear();
+    const QString absBase = QFileInfo(base).absoluteFilePath();
+    QStringList runs;
+    for (const QString& run : candidates) runs << QFileInfo(run).absoluteFilePath();
+    m_multi->open(absBase, runs, analysisRequest({absBase, absBase}));
+    m_stack->setCurrentWidget(m_multi);
+    setWindowTitle(tr("%1 against %n candidate(s) — dumpscope", nullptr, static_cast<int>(runs.size()))
+                       .arg(QDir::toNativeSeparators(absBase)));
+    m_statusLabel->setText(tr("Comparing the base with each candidate…"));
+    updateActions();
+}
+
+void MainWindow::openCandidatesDialog() {
+    OpenCandidatesDialog dialog(m_settings->lastDirectory(), this);
+    if (m_multi->candidateCount() > 0) {
+        dialog.setBase(m_multi->base());
+        for (const QString& run : m_multi->candidates()) dialog.addCandidate(run);
+    }
+    if (dialog.exec() == QDialog::Accepted) openCandidates(dialog.base(), dialog.candidates());
+}
+
+// The pair's analysis is already done: the triage view shows it without reading anything again
+// (Reload compares the pair afresh).
+void MainWindow::openCandidatePair(int candidate, quint64 step, const QString& group) {
+    const SnapshotPtr s = m_multi->snapshot(candidate);
+    if (!s || !s->finished) {
+        m_statusLabel->setText(tr("Candidate %1 is not compared yet").arg(candidate + 1));
+        return;
+    }
+    m_worker->cancel();
+    m_pair = RunPair{m_multi->base(), m_multi->candidates()[candidate]};
+    m_triage->clear();
+    m_triage->setSnapshot(s);
+    if (!group.isEmpty()) m_triage->selectCell(step, group);
+    m_stack->setCurrentWidget(m_triage);
+    setWindowTitle(tr("%1 ↔ candidate %2, %3 — dumpscope")
+                       .arg(QDir::toNativeSeparators(m_pair->runA))
+                       .arg(candidate + 1)
+                       .arg(QDir::toNativeSeparators(m_pair->runB)));
+    m_statusLabel->setText(tr("Candidate %1 against the base; Alt+Left goes back to all candidates").arg(candidate + 1));
+    updateActions();
+}
+
+void MainWindow::cancelAnalysis() {
+    m_worker->cancel();
+    m_multi->cancel();
+}
+
+void MainWindow::showStartPage() {
+    m_startPage->setRecentPairs(recentPairs());
+    if (m_pair) {
+        m_startPage->setRunA(m_pair->runA);
+        m_startPage->setRunB(m_pair->runB);
+    }
+    m_stack->setCurrentWidget(m_startPage);
+    updateActions();
+}
+
+SnapshotPtr MainWindow::snapshot() const {
+    return m_triage->snapshot();
+}
+
+bool MainWindow::isAnalysing() const {
+    return m_worker->isRunning();
+}
+
+void MainWindow::updateActions() {
+    const bool finished = snapshot() && snapshot()->finished;
+    m_exportAction->setEnabled(finished);
+    m_copyAction->setEnabled(finished);
+    m_reloadAction->setEnabled(m_pair.has_value());
+    m_swapAction->setEnabled(m_pair.has_value());
+    m_closeAction->setEnabled(m_pair.has_value());
+    m_cancelAction->setEnabled(m_worker->isRunning() || m_multi->isRunning());
+    m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
+}
+
+QList<RunPair> MainWindow::recentPairs() const {
+    return m_recentWriter->withPending(m_settings->recentPairs());
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recentMenu->clear();
+    const QList<RunPair> pairs = recentPairs();
+    for (const RunPair& pair : pairs)
+        m_recentMenu->addAction(QStringLiteral("%1 ↔ %2").arg(pair.runA, pair.runB), this,
+                                [this, pair] { openPair(pair); });
+    m_recentMenu->setEnabled(!pairs.isEmpty());
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error) {
+    const SnapshotPtr s = snapshot();
+    try {
+        if (!s || !s->finished) throw std::runtime_error("no finished analysis to export");
+        dumpscope::writeReport(*s->analysis, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void MainWindow::exportReportDialog() {
+    QString filter;
+    const QString html = tr("HTML report (*.html)"), md = tr("Markdown (*.md)"),
+                  json = tr("JSON (*.json)");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), QDir(m_settings->lastDirectory()).filePath("report.html"),
+        QStringList{html, md, json}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    // The writer picks the format by extension; add the one of the chosen filter if missing.
+    if (!dumpscope::reportFormatFor(path.toStdString()))
+        path += filter == md     ? QStringLiteral(".md")
+                : filter == json ? QStringLiteral(".json")
+                                 : QStringLiteral(".html");
+    QString error;
+    if (exportReport(path, &error))
+        m_statusLabel->setText(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    else
+        QMessageBox::warning(this, tr("Export Report"), error);
+}
+
+bool MainWindow::copyMarkdownSummary() {
+    const SnapshotPtr s = snapshot();
+    if (!s || !s->finished) return false;
+    QApplication::clipboard()->setText(
+        QString::fromStdString(dumpscope::reportMarkdown(*s->analysis)));
+    m_statusLabel->setText(tr("Markdown summary copied to the clipboard"));
+    return true;
+}
+
+void MainWindow::saveSettings() {
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState(Settings::kLayoutVersion));
+    m_settings->setSplitterState(m_triage->saveState());
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_worker->cancel();
+    saveSettings();
+    event->accept();
+}
+
+namespace {
+
+QStringList droppedFolders(const QMimeData* mime) {
+    QStringList folders;
+    if (!mime->hasUrls()) return folders;
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir()) folders << url.toLocalFile();
+    return folders;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QStringList folders = droppedFolders(event->mimeData());
+    if (!folders.isEmpty() && folders.size() <= 2) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList folders = droppedFolders(event->mimeData());
+    if (folders.isEmpty() || folders.size() > 2) return;
+    event->acceptProposedAction();
+    if (auto pair = pairFromFolders(folders)) {
+        openPair(*pair);
+        return;
+    }
+    // One plain run folder: the second one dropped on the start page completes the pair;
+    // otherwise it becomes run A and the start page waits for run B.
+    const QString folder = QFileInfo(folders.front()).absoluteFilePath();
+    const QString runA = m_startPage->runA();
+    if (m_stack->currentWidget() == m_startPage && !runA.isEmpty() && runA != folder) {
+        openPair({runA, folder});
+        return;
+    }
+    m_startPage->setRunA(folder);
+    m_startPage->setRunB({});
+    m_pair.reset();
+    showStartPage();
+    m_statusLabel->setText(tr("Run A set; choose or drop run B"));
+}

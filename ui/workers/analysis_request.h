@@ -1,0 +1,39 @@
+#pragma once
+
+#include "state/analysis_settings.h"
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/schema.h"
+
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+// Everything one analysis of a pair depends on: the two runs and what the user set in the
+// window. Equal requests over unchanged directories give the same analysis.
+struct AnalysisRequest {
+    QString runA, runB;
+    std::shared_ptr<const dumpscope::Schema> schema; // null: the default schema
+    AnalysisSettings settings;                       // tolerances, rounding threshold
+    // Typed shapes by buffer name, as dimension words (parseShapeText's output); they override
+    // the schema's.
+    std::map<std::string, std::vector<std::string>> shapes;
+
+    dumpscope::AnalyzeOptions analyzeOptions() const {
+        dumpscope::AnalyzeOptions options;
+        options.schema = schema;
+        options.tolerance = settings.tolerance;
+        options.verdictTolerance = settings.verdictTolerance;
+        options.roundingThreshold = settings.roundingThreshold;
+        options.shapes = shapes;
+        return options;
+    }
+
+    friend bool operator==(const AnalysisRequest& x, const AnalysisRequest& y) {
+        return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
+               x.settings == y.settings && x.shapes == y.shapes;
+    }
+};

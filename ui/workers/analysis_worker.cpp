@@ -1,0 +1,187 @@
+#include "workers/analysis_worker.h"
+#include "workers/background_job.h"
+
+#include "dumpscope/analyze.h"
+#include "dumpscope/result_cache.h"
+
+#include <QMetaObject>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <thread>
+#include <utility>
+#include <vector>
+
+struct AnalysisWorker::Job : BackgroundJob {
+    quint64 sequence = 0;
+    std::filesystem::path runA, runB;
+    dumpscope::AnalyzeOptions options;
+    // Set while a progress snapshot is queued for the GUI; the next one waits for it.
+    std::atomic<bool> snapshotInFlight{false};
+};
+
+namespace {
+
+// Process-wide, so that a snapshot's `since` can only name a snapshot of the same analysis.
+std::atomic<std::uint64_t> g_lastSerial{0};
+
+std::shared_ptr<AnalysisSnapshot> makeSnapshot(std::shared_ptr<const dumpscope::Analysis> analysis,
+                                               std::size_t nDone, std::size_t total,
+                                               bool finished) {
+    auto snapshot = std::make_shared<AnalysisSnapshot>();
+    snapshot->analysis = std::move(analysis);
+    snapshot->nDone = nDone;
+    snapshot->total = total;
+    snapshot->finished = finished;
+    snapshot->serial = ++g_lastSerial;
+    return snapshot;
+}
+
+// The live analysis the progress snapshots are taken of, on the job's thread. Each snapshot is
+// a copy of it, which shares every chunk of buffers and matrix rows with the previous one
+// but those written since; the matrix is brought up to date for the buffers compared since.
+class LiveAnalysis {
+  public:
+    explicit LiveAnalysis(dumpscope::Analysis planned) : m_live(std::move(planned)) {}
+    std::size_t size() const { return m_live.buffers.size(); }
+
+    void setCompared(std::size_t index, const dumpscope::BufferResult& result) {
+        // plan() and analyze() list the buffers in the same order; the check guards against a
+        // directory that changed between the two scans (the final snapshot is exact anyway).
+        if (index >= m_live.buffers.size()) return;
+        const dumpscope::BufferResult& planned = std::as_const(m_live.buffers)[index];
+        if (!planned.pending || planned.step != result.step || planned.name != result.name) return;
+        m_live.buffers[index] = result;
+        m_compared.push_back(index);
+    }
+
+    SnapshotPtr snapshot(std::size_t nDone, std::size_t total) {
+        SnapshotChanges changes;
+        changes.since = m_lastSerial;
+        changes.cells = dumpscope::summarizeCompared(m_live, m_compared);
+        std::sort(m_compared.begin(), m_compared.end());
+        changes.buffers = std::exchange(m_compared, {});
+        auto snapshot =
+            makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone, total, false);
+        if (m_lastSerial != 0) snapshot->changes = std::move(changes);
+        m_lastSerial = snapshot->serial;
+        return snapshot;
+    }
+
+  private:
+    dumpscope::Analysis m_live;
+    std::vector<std::size_t> m_compared; // since the last snapshot
+    std::uint64_t m_lastSerial = 0;
+};
+
+} // namespace
+
+AnalysisWorker::AnalysisWorker(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<SnapshotPtr>();
+}
+
+AnalysisWorker::~AnalysisWorker() {
+    stopAndJoinAll(m_jobs);
+}
+
+quint64 AnalysisWorker::start(const AnalysisRequest& request) {
+    stopAll(m_jobs);
+    reapExited(m_jobs);
+    auto job = std::make_shared<Job>();
+    job->sequence = ++m_sequence;
+    job->runA = request.runA.toStdString();
+    job->runB = request.runB.toStdString();
+    job->options = request.analyzeOptions();
+    job->options.cache = cacheFor(request.runA, request.runB);
+    m_lastRequest = request;
+    m_running = true;
+    job->thread = std::thread([this, job] { run(job); });
+    m_jobs.push_back(job);
+    return job->sequence;
+}
+
+void AnalysisWorker::cancel() {
+    if (!m_running) return;
+    stopAll(m_jobs);
+    m_running = false;
+    // A new sequence number makes whatever the cancelled thread still posts stale at once,
+    // so the views never change after the user pressed Cancel.
+    const quint64 cancelledSequence = m_sequence++;
+    emit cancelled(cancelledSequence);
+}
+
+quint64 AnalysisWorker::restart() {
+    return m_lastRequest ? start(AnalysisRequest(*m_lastRequest)) : 0;
+}
+
+std::shared_ptr<dumpscope::ResultCache> AnalysisWorker::cacheFor(const QString& runA,
+                                                                 const QString& runB) {
+    constexpr std::size_t kPairsKept = 4; // a cache holds a few KiB per buffer pair
+    const std::pair<QString, QString> key{runA, runB};
+    auto it = std::find_if(m_caches.begin(), m_caches.end(),
+                           [&](const auto& entry) { return entry.first == key; });
+    std::shared_ptr<dumpscope::ResultCache> cache =
+        it != m_caches.end() ? it->second : std::make_shared<dumpscope::ResultCache>();
+    if (it != m_caches.end()) m_caches.erase(it);
+    m_caches.emplace_back(key, cache);
+    if (m_caches.size() > kPairsKept) m_caches.erase(m_caches.begin());
+    return cache;
+}
+
+// Runs on the job's own thread. Everything it shares with the GUI goes through queued calls
+// carrying immutable snapshots; `this` outlives the thread because the destructor joins it.
+void AnalysisWorker::run(std::shared_ptr<Job> job) {
+    const quint64 seq = job->sequence;
+    auto post = [this, seq](auto fn) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, seq, fn] {
+                if (isCurrent(seq)) fn();
+            },
+            Qt::QueuedConnection);
+    };
+    try {
+        const dumpscope::AnalyzeOptions& options = job->options;
+        LiveAnalysis live(dumpscope::plan(job->runA, job->runB, options));
+        auto first = live.snapshot(0, live.size());
+        post([this, seq, first] { emit planned(seq, first); });
+
+        auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
+                            std::size_t doneCount, std::size_t totalCount) {
+            if (job->stop) return false;
+            live.setCompared(index, result);
+            if (!job->snapshotInFlight.exchange(true)) {
+                auto snapshot = live.snapshot(doneCount, totalCount);
+                post([this, seq, snapshot, job] {
+                    job->snapshotInFlight = false;
+                    emit progressed(seq, snapshot);
+                });
+            }
+            return !job->stop.load();
+        };
+        dumpscope::Analysis result = dumpscope::analyze(job->runA, job->runB, options, progress);
+        if (job->stop || result.cancelled) {
+            post([this, seq] {
+                m_running = false;
+                emit cancelled(seq);
+            });
+        } else {
+            const std::size_t n = result.buffers.size();
+            auto final = makeSnapshot(
+                std::make_shared<const dumpscope::Analysis>(std::move(result)), n, n, true);
+            post([this, seq, final] {
+                m_running = false;
+                emit finished(seq, final);
+            });
+        }
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        post([this, seq, message] {
+            m_running = false;
+            emit failed(seq, message);
+        });
+    }
+    job->exited = true;
+}
