@@ -1,8 +1,8 @@
 // dumpscope: the triage window. Thin: parses the command line and hands over to MainWindow.
 #include "startup/display_check.h"
-#include "window/main_window.h"
 #include "startup/platform_guard.h"
 #include "startup/startup_error.h"
+#include "window/main_window.h"
 
 #include "dumpscope/report.h"
 #include "dumpscope/schema.h"

@@ -26,7 +26,7 @@ namespace {
 
 // A read-only private mapping of a whole file; empty files map to nothing.
 class Mapping {
-public:
+  public:
     explicit Mapping(const fs::path& path) {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
@@ -62,7 +62,7 @@ public:
     std::size_t size() const { return m_size; }
     bool ok() const { return m_ok; }
 
-private:
+  private:
     void fail(const fs::path& path, const char* what) {
         std::fprintf(stderr, "error: %s %s: %s\n", what, path.c_str(), std::strerror(errno));
         m_ok = false;
@@ -72,7 +72,8 @@ private:
     bool m_ok = true;
 };
 
-std::uint64_t countDifferingWords(const unsigned char* a, const unsigned char* b, std::size_t words) {
+std::uint64_t countDifferingWords(const unsigned char* a, const unsigned char* b,
+                                  std::size_t words) {
     std::uint64_t n = 0;
     for (std::size_t i = 0; i < words; ++i) {
         std::uint32_t x, y;
@@ -135,9 +136,11 @@ int main(int argc, char** argv) {
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
     worker();
-    for (auto& t : pool) t.join();
+    for (auto& t : pool)
+        t.join();
 
     std::printf("%llu differing 32-bit words in %zu file pairs (%llu bytes)\n",
                 static_cast<unsigned long long>(differing.load()), names.size(),

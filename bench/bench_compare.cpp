@@ -18,16 +18,18 @@ using dumpscope::DType;
 using dumpscope::bench::allDivergent;
 using dumpscope::bench::randomFloats;
 
-void run(benchmark::State& state, const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
-         const dumpscope::Tolerance& tolerance = {}) {
+void run(benchmark::State& state, const std::vector<std::uint32_t>& a,
+         const std::vector<std::uint32_t>& b, const dumpscope::Tolerance& tolerance = {}) {
     const std::size_t bytes = a.size() * 4;
     std::uint64_t nDiff = 0;
     for (auto _ : state) {
-        const auto stats = dumpscope::compareMemory(DType::f32, a.data(), bytes, b.data(), bytes, tolerance);
+        const auto stats =
+            dumpscope::compareMemory(DType::f32, a.data(), bytes, b.data(), bytes, tolerance);
         nDiff = stats.nDiff;
         benchmark::DoNotOptimize(nDiff);
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(2 * bytes));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(2 * bytes));
     state.counters["n_diff"] = static_cast<double>(nDiff);
 }
 
@@ -65,7 +67,8 @@ void BM_OnePercentF32(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto a = randomFloats(n, 3);
     auto b = a;
-    for (std::size_t i = 0; i < n; i += 100) b[i] += 1;
+    for (std::size_t i = 0; i < n; i += 100)
+        b[i] += 1;
     run(state, a, b);
 }
 

@@ -16,8 +16,8 @@
 //   5 ms (a paint over 1 ms), with its receiver: what a stall was spent on.
 // Each window is on screen (exposed, first paint done) before its pair is opened: a user opens
 // a pair in a window that is already shown.
-#include "panels/element_panel.h"
 #include "models/element_table_model.h"
+#include "panels/element_panel.h"
 #include "window/main_window.h"
 
 #include "dumpscope/analyze.h"
@@ -109,15 +109,19 @@ void writeBigPair(const fs::path& dir, std::uint64_t n, const std::string& file)
     std::vector<std::uint32_t> chunkA(1 << 20), chunkB(1 << 20);
     std::uint64_t s = 1;
     for (std::uint64_t i = 0; i < n; i += chunkA.size()) {
-        const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunkA.size(), n - i));
+        const std::size_t len =
+            static_cast<std::size_t>(std::min<std::uint64_t>(chunkA.size(), n - i));
         for (std::size_t k = 0; k < len; ++k) {
             s = s * 6364136223846793005ull + 1442695040888963407ull;
             const std::uint64_t r = s >> 11;
-            chunkA[k] = static_cast<std::uint32_t>((r & 1) << 31 | (107 + (r >> 1) % 20) << 23 | (r >> 8 & 0x7FFFFF));
+            chunkA[k] = static_cast<std::uint32_t>((r & 1) << 31 | (107 + (r >> 1) % 20) << 23 |
+                                                   (r >> 8 & 0x7FFFFF));
             chunkB[k] = (i + k) % 100 == 0 ? chunkA[k] ^ 1u : chunkA[k];
         }
-        a.write(reinterpret_cast<const char*>(chunkA.data()), static_cast<std::streamsize>(len * 4));
-        b.write(reinterpret_cast<const char*>(chunkB.data()), static_cast<std::streamsize>(len * 4));
+        a.write(reinterpret_cast<const char*>(chunkA.data()),
+                static_cast<std::streamsize>(len * 4));
+        b.write(reinterpret_cast<const char*>(chunkB.data()),
+                static_cast<std::streamsize>(len * 4));
     }
     if (!a || !b) {
         std::fprintf(stderr, "dumpscope-bench-gui: cannot write %s\n", dir.c_str());
@@ -162,7 +166,9 @@ class TracingApp : public QApplication {
     };
 };
 
-void print(const char* name, double seconds) { std::printf("%s\t%.4f\n", name, seconds); }
+void print(const char* name, double seconds) {
+    std::printf("%s\t%.4f\n", name, seconds);
+}
 
 } // namespace
 
@@ -213,7 +219,8 @@ int main(int argc, char** argv) {
         });
         stall.start();
         clock.start();
-        window.openPair({QString::fromStdString((pair / "a").string()), QString::fromStdString((pair / "b").string())});
+        window.openPair({QString::fromStdString((pair / "a").string()),
+                         QString::fromStdString((pair / "b").string())});
         waitFor([&] { return finished; }, "the analysis");
         matrixTimes.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e9);
         // The repaints that follow the verdict count too: the stall meter runs 200 ms longer.
@@ -261,7 +268,8 @@ int main(int argc, char** argv) {
         filterTimes.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e9);
         filterStall = std::max(filterStall, stall.stopSeconds());
         if (panel.model()->rowCount() == 0) {
-            std::fprintf(stderr, "dumpscope-bench-gui: the filtered table is empty (%llu differences)\n",
+            std::fprintf(stderr,
+                         "dumpscope-bench-gui: the filtered table is empty (%llu differences)\n",
                          static_cast<unsigned long long>(nDiff));
             return 2;
         }
@@ -275,7 +283,9 @@ int main(int argc, char** argv) {
             QElapsedTimer one;
             one.start();
             QScrollBar* bar = panel.scrollBar();
-            bar->setValue(bar->minimum() + static_cast<int>((s >> 33) % std::uint64_t(bar->maximum() - bar->minimum() + 1)));
+            bar->setValue(
+                bar->minimum() +
+                static_cast<int>((s >> 33) % std::uint64_t(bar->maximum() - bar->minimum() + 1)));
             panel.view()->viewport()->repaint();
             QCoreApplication::processEvents();
             scrollMax = std::max(scrollMax, static_cast<double>(one.nsecsElapsed()) / 1e9);

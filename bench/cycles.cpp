@@ -42,8 +42,8 @@ double bestPerElement(const std::vector<std::uint32_t>& a, const Case& c, int ca
     std::uint64_t best = ~std::uint64_t{0};
     for (int k = 0; k < calls; ++k) {
         const std::uint64_t t0 = now();
-        const dumpscope::BufferStats s =
-            dumpscope::compareMemory(dumpscope::DType::f32, a.data(), a.size() * 4, c.b.data(), c.b.size() * 4);
+        const dumpscope::BufferStats s = dumpscope::compareMemory(
+            dumpscope::DType::f32, a.data(), a.size() * 4, c.b.data(), c.b.size() * 4);
         best = std::min(best, now() - t0);
         if (s.nA != a.size()) std::abort(); // keeps the result used
     }
@@ -87,10 +87,11 @@ int main(int argc, char** argv) {
 #else
     const char* unit = "ns";
 #endif
-    std::printf("compareMemory, float32, %zu elements per side, best of %d calls, %s per element\n", kElements,
-                calls, unit);
+    std::printf("compareMemory, float32, %zu elements per side, best of %d calls, %s per element\n",
+                kElements, calls, unit);
     for (int r = 0; r < rounds; ++r) {
-        for (const Case& c : cases) std::printf("  %s %.2f", c.name, bestPerElement(a, c, calls));
+        for (const Case& c : cases)
+            std::printf("  %s %.2f", c.name, bestPerElement(a, c, calls));
         std::printf("\n");
     }
     return 0;

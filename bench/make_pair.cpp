@@ -97,8 +97,8 @@ int create(const fs::path& path) {
 
 // Fills [from, from + n) of a buffer pair: A random, B a copy with the pattern's differences
 // (equal-heavy: 1% of the elements of the large buffers; all-divergent: every element).
-void fillRange(std::vector<std::uint32_t>& a, std::vector<std::uint32_t>& b, Rng& rng,
-               DType dtype, std::uint64_t diffPerMille) {
+void fillRange(std::vector<std::uint32_t>& a, std::vector<std::uint32_t>& b, Rng& rng, DType dtype,
+               std::uint64_t diffPerMille) {
     for (std::size_t i = 0; i < a.size(); ++i) {
         const std::uint64_t r = rng.next();
         a[i] = dtype == DType::f32 ? randomFloatBits(r) : static_cast<std::uint32_t>(r % 18);
@@ -109,9 +109,12 @@ void fillRange(std::vector<std::uint32_t>& a, std::vector<std::uint32_t>& b, Rng
 
 std::uint64_t diffPerMilleOf(Pattern p, bool large) {
     switch (p) {
-    case Pattern::equal: return 0;
-    case Pattern::equalHeavy: return large ? 10 : 0;
-    case Pattern::allDivergent: return 1000;
+    case Pattern::equal:
+        return 0;
+    case Pattern::equalHeavy:
+        return large ? 10 : 0;
+    case Pattern::allDivergent:
+        return 1000;
     }
     return 0;
 }
@@ -134,8 +137,8 @@ void writeDense(const fs::path& pa, const fs::path& pb, std::uint64_t n, DType d
 // A sparse pair of `bytes` each: a hole but for five 256 KiB regions at the same fractions of
 // the file (start, 1/4, 1/2, 3/4, the very end), each seeded by its number. So pairs of any
 // size hold the same values and the same differences, only at other indices.
-void writeSparse(const fs::path& pa, const fs::path& pb, std::uint64_t bytes, std::uint64_t diffPerMille,
-                 std::uint64_t seed) {
+void writeSparse(const fs::path& pa, const fs::path& pb, std::uint64_t bytes,
+                 std::uint64_t diffPerMille, std::uint64_t seed) {
     constexpr std::uint64_t kRegion = 256 * 1024;
     const int fa = create(pa), fb = create(pb);
     for (auto [fd, path] : {std::pair{fa, pa}, std::pair{fb, pb}})
@@ -159,27 +162,28 @@ std::uint64_t parseNumber(std::string_view flag, const char* text) {
     errno = 0;
     const unsigned long long v = std::strtoull(text, &end, 10);
     if (errno || end == text || *end) {
-        std::fprintf(stderr, "error: %.*s expects a number, got '%s'\n", static_cast<int>(flag.size()),
-                     flag.data(), text);
+        std::fprintf(stderr, "error: %.*s expects a number, got '%s'\n",
+                     static_cast<int>(flag.size()), flag.data(), text);
         std::exit(2);
     }
     return v;
 }
 
 int usage(int code) {
-    std::fprintf(code ? stderr : stdout,
-                 "usage: dumpscope-make-pair OUT_DIR [--size-mib N] [--pattern P] [--steps N] [--seed N]\n"
-                 "                           [--sparse-gib N | --sparse-mib N]\n"
-                 "Writes OUT_DIR/a and OUT_DIR/b: steps 0..N-1 of every buffer of the default schema,\n"
-                 "about --size-mib MiB per run (default 256), most of it in four large group-I scratches.\n"
-                 "  --pattern equal          B is a copy of A\n"
-                 "            equal-heavy    (default) 1%% of the elements of the large buffers differ by\n"
-                 "                           1-4 ULP; every other buffer is identical\n"
-                 "            all-divergent  every element of every buffer differs by 1-4 ULP (or 1-4)\n"
-                 "  --sparse-gib N           step 0's %s becomes a sparse file of N GiB per run\n"
-                 "                           (ftruncate + five written 256 KiB regions)\n"
-                 "  --sparse-mib N           the same, N MiB: a small pair with the same differences\n",
-                 kSparseBuffer.c_str());
+    std::fprintf(
+        code ? stderr : stdout,
+        "usage: dumpscope-make-pair OUT_DIR [--size-mib N] [--pattern P] [--steps N] [--seed N]\n"
+        "                           [--sparse-gib N | --sparse-mib N]\n"
+        "Writes OUT_DIR/a and OUT_DIR/b: steps 0..N-1 of every buffer of the default schema,\n"
+        "about --size-mib MiB per run (default 256), most of it in four large group-I scratches.\n"
+        "  --pattern equal          B is a copy of A\n"
+        "            equal-heavy    (default) 1%% of the elements of the large buffers differ by\n"
+        "                           1-4 ULP; every other buffer is identical\n"
+        "            all-divergent  every element of every buffer differs by 1-4 ULP (or 1-4)\n"
+        "  --sparse-gib N           step 0's %s becomes a sparse file of N GiB per run\n"
+        "                           (ftruncate + five written 256 KiB regions)\n"
+        "  --sparse-mib N           the same, N MiB: a small pair with the same differences\n",
+        kSparseBuffer.c_str());
     return code;
 }
 
@@ -193,18 +197,28 @@ int main(int argc, char** argv) {
         if (arg.starts_with("--")) {
             if (i + 1 >= argc) return usage(2);
             const char* value = argv[++i];
-            if (arg == "--size-mib") o.sizeMiB = parseNumber(arg, value);
-            else if (arg == "--steps") o.steps = std::max<std::uint64_t>(1, parseNumber(arg, value));
-            else if (arg == "--seed") o.seed = parseNumber(arg, value);
-            else if (arg == "--sparse-gib") o.sparseBytes = parseNumber(arg, value) << 30;
-            else if (arg == "--sparse-mib") o.sparseBytes = parseNumber(arg, value) << 20;
+            if (arg == "--size-mib")
+                o.sizeMiB = parseNumber(arg, value);
+            else if (arg == "--steps")
+                o.steps = std::max<std::uint64_t>(1, parseNumber(arg, value));
+            else if (arg == "--seed")
+                o.seed = parseNumber(arg, value);
+            else if (arg == "--sparse-gib")
+                o.sparseBytes = parseNumber(arg, value) << 30;
+            else if (arg == "--sparse-mib")
+                o.sparseBytes = parseNumber(arg, value) << 20;
             else if (arg == "--pattern") {
                 const std::string_view p = value;
-                if (p == "equal") o.pattern = Pattern::equal;
-                else if (p == "equal-heavy") o.pattern = Pattern::equalHeavy;
-                else if (p == "all-divergent") o.pattern = Pattern::allDivergent;
-                else return usage(2);
-            } else return usage(2);
+                if (p == "equal")
+                    o.pattern = Pattern::equal;
+                else if (p == "equal-heavy")
+                    o.pattern = Pattern::equalHeavy;
+                else if (p == "all-divergent")
+                    o.pattern = Pattern::allDivergent;
+                else
+                    return usage(2);
+            } else
+                return usage(2);
         } else if (o.out.empty()) {
             o.out = arg;
         } else {
@@ -226,28 +240,34 @@ int main(int argc, char** argv) {
     };
     for (const auto& g : schema.groups)
         for (const auto& b : g.buffers) {
-            if (kLargeBuffers.count(b.name)) ++nLarge;
-            else smallBytes += elementsOf(b) * 4;
+            if (kLargeBuffers.count(b.name))
+                ++nLarge;
+            else
+                smallBytes += elementsOf(b) * 4;
         }
     // Whatever the small buffers leave of each step's share goes to the large ones, in whole
     // rows of `batch` so that their [batch, *] shapes resolve.
     const std::uint64_t perStep = o.sizeMiB * kMiB / o.steps;
-    const std::uint64_t largeElems =
-        nLarge && perStep > smallBytes ? (perStep - smallBytes) / nLarge / 4 / kBatch * kBatch : kBatch;
+    const std::uint64_t largeElems = nLarge && perStep > smallBytes
+                                         ? (perStep - smallBytes) / nLarge / 4 / kBatch * kBatch
+                                         : kBatch;
 
     std::error_code ec;
-    for (const char* side : {"a", "b"}) fs::create_directories(o.out / side, ec);
+    for (const char* side : {"a", "b"})
+        fs::create_directories(o.out / side, ec);
     std::uint64_t written = 0, seq = 0;
     for (std::uint64_t step = 0; step < o.steps; ++step)
         for (const auto& g : schema.groups)
             for (const auto& b : g.buffers) {
-                if (b.dtype != DType::f32 && b.dtype != DType::i32) continue; // not in the default schema
+                if (b.dtype != DType::f32 && b.dtype != DType::i32)
+                    continue; // not in the default schema
                 const std::string file = "step_" + std::to_string(step) + "_" + b.file + ".bin";
                 const bool large = kLargeBuffers.count(b.name) > 0;
                 const std::uint64_t perMille = diffPerMilleOf(o.pattern, large);
                 const Rng rng{o.seed * 1000003 + ++seq};
                 if (o.sparseBytes && step == 0 && b.name == kSparseBuffer) {
-                    writeSparse(o.out / "a" / file, o.out / "b" / file, o.sparseBytes, perMille, o.seed);
+                    writeSparse(o.out / "a" / file, o.out / "b" / file, o.sparseBytes, perMille,
+                                o.seed);
                     written += o.sparseBytes;
                     continue;
                 }

@@ -61,7 +61,8 @@ Analysis analyzeWithProgress(const std::string& runA, const std::string& runB,
     const auto planned = plannedReads(runA, runB, options);
     const auto& bytes = planned.bytes;
     std::uint64_t total = 0;
-    for (auto n : bytes) total += n;
+    for (auto n : bytes)
+        total += n;
     if (total < kProgressMinBytes) return analyze(runA, runB, options);
     // A few lines are enough to explain a slow bar; the report lists every mismatch anyway.
     constexpr std::size_t kNotes = 3;
@@ -72,12 +73,13 @@ Analysis analyzeWithProgress(const std::string& runA, const std::string& runB,
             << " more pairs whose lengths differ, each read whole\n";
     ProgressBar bar(err, total, bytes.size());
     std::uint64_t doneBytes = 0;
-    Analysis an = analyze(runA, runB, options,
-                          [&](std::size_t index, const BufferResult&, std::size_t done, std::size_t) {
-                              doneBytes += index < bytes.size() ? bytes[index] : 0;
-                              bar.update(done, doneBytes);
-                              return true;
-                          });
+    Analysis an =
+        analyze(runA, runB, options,
+                [&](std::size_t index, const BufferResult&, std::size_t done, std::size_t) {
+                    doneBytes += index < bytes.size() ? bytes[index] : 0;
+                    bar.update(done, doneBytes);
+                    return true;
+                });
     bar.finish();
     return an;
 }
@@ -96,34 +98,42 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "2 missing input or a buffer that could not be compared.",
         "dumpscope-cli"};
     // Every option appears in an example here (tests/cli/test_cli_terminal.cpp checks it).
-    app.footer("On a terminal, a pair of 64 MiB or more shows a progress bar on stderr.\n\n"
-               "Examples:\n"
-               "  dumpscope-cli runs/a runs/b                      per-buffer lines, then the verdict\n"
-               "  dumpscope-cli runs/a runs/b --quiet --report triage.html   verdict only; HTML report (.md, .json)\n"
-               "  dumpscope-cli runs/a runs/b --json | jq .root_cause\n"
-               "  dumpscope-cli runs/a runs/b --schema mine.json --steps 0-3,7\n"
-               "  dumpscope-cli runs/a runs/b --atol 1e-6 --rtol 1e-5 --ulp 4 --verdict-tolerance\n"
-               "  dumpscope-cli runs/a runs/b --rounding-threshold 1e-5 --shape q_logits=batch,8\n"
-               "  dumpscope-cli runs/a runs/b --strict             exit 2 on one-sided or unclassified files\n"
-               "  dumpscope-cli runs/a runs/b --color always | less -R\n"
-               "  dumpscope-cli runs/a runs/b --watch --until-step 100 --settle 2   a line per step as it lands\n"
-               "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
-               "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
-               "  dumpscope-cli --version\n"
-               "  dumpscope-cli --help");
+    app.footer(
+        "On a terminal, a pair of 64 MiB or more shows a progress bar on stderr.\n\n"
+        "Examples:\n"
+        "  dumpscope-cli runs/a runs/b                      per-buffer lines, then the verdict\n"
+        "  dumpscope-cli runs/a runs/b --quiet --report triage.html   verdict only; HTML report "
+        "(.md, .json)\n"
+        "  dumpscope-cli runs/a runs/b --json | jq .root_cause\n"
+        "  dumpscope-cli runs/a runs/b --schema mine.json --steps 0-3,7\n"
+        "  dumpscope-cli runs/a runs/b --atol 1e-6 --rtol 1e-5 --ulp 4 --verdict-tolerance\n"
+        "  dumpscope-cli runs/a runs/b --rounding-threshold 1e-5 --shape q_logits=batch,8\n"
+        "  dumpscope-cli runs/a runs/b --strict             exit 2 on one-sided or unclassified "
+        "files\n"
+        "  dumpscope-cli runs/a runs/b --color always | less -R\n"
+        "  dumpscope-cli runs/a runs/b --watch --until-step 100 --settle 2   a line per step as it "
+        "lands\n"
+        "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
+        "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
+        "  dumpscope-cli --version\n"
+        "  dumpscope-cli --help");
     std::string runA, runB, report, schemaFile, steps, demoDir;
     bool json = false, quiet = false, strict = false, compat = false, showVersion = false;
     app.add_option("RUN_A", runA, "run A's dump directory");
     app.add_option("RUN_B", runB, "run B's dump directory");
     std::vector<std::string> moreRuns;
-    app.add_option("MORE_RUNS", moreRuns,
-                   "further candidates: RUN_A is then the base, compared with RUN_B and each of these "
-                   "(one section per candidate, then a summary ranked by first divergent step)");
-    app.add_flag("--json", json, "write the whole report as JSON to stdout (nothing else on stdout)");
-    app.add_option("--report", report, "also write the verdict report to FILE: .json, .md or .html by extension")
+    app.add_option(
+        "MORE_RUNS", moreRuns,
+        "further candidates: RUN_A is then the base, compared with RUN_B and each of these "
+        "(one section per candidate, then a summary ranked by first divergent step)");
+    app.add_flag("--json", json,
+                 "write the whole report as JSON to stdout (nothing else on stdout)");
+    app.add_option("--report", report,
+                   "also write the verdict report to FILE: .json, .md or .html by extension")
         ->option_text("FILE");
-    app.add_option("--schema", schemaFile, "groups, buffers and dataflow from a JSON schema file "
-                                           "(default: the reference's groups G..K)")
+    app.add_option("--schema", schemaFile,
+                   "groups, buffers and dataflow from a JSON schema file "
+                   "(default: the reference's groups G..K)")
         ->option_text("FILE");
     auto* stepsOption =
         app.add_option("--steps", steps,
@@ -167,16 +177,18 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             ->option_text("R");
     std::vector<std::string> shapeArgs;
     app.add_option("--shape", shapeArgs,
-                   "give buffer NAME a shape, e.g. --shape q_logits=batch,8 or --shape x=64x32 (repeatable; "
+                   "give buffer NAME a shape, e.g. --shape q_logits=batch,8 or --shape x=64x32 "
+                   "(repeatable; "
                    "'*' takes the rest; names from the schema's dims)")
         ->option_text("NAME=DIMS");
     auto* demoOption =
         app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
             ->option_text("DIR");
     std::string colorText = "auto";
-    app.add_option("--color", colorText,
-                   "colour the text output: diverging red, equal green, warnings yellow (default auto: "
-                   "when the output is a terminal, NO_COLOR is unset and TERM is not dumb)")
+    app.add_option(
+           "--color", colorText,
+           "colour the text output: diverging red, equal green, warnings yellow (default auto: "
+           "when the output is a terminal, NO_COLOR is unset and TERM is not dumb)")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("WHEN");
     bool watch = false;
@@ -261,7 +273,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return 2;
     }
     if (watch && (json || compat || !moreRuns.empty())) {
-        err << "error: --watch prints a line per step as it lands: not with --json, --reference-compat "
+        err << "error: --watch prints a line per step as it lands: not with --json, "
+               "--reference-compat "
                "or more than two runs\n";
         return 2;
     }
@@ -270,7 +283,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.verdictTolerance = verdictTolerance;
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');
-        auto dims = eq == std::string::npos ? std::vector<std::string>{} : parseShapeText(arg.substr(eq + 1));
+        auto dims = eq == std::string::npos ? std::vector<std::string>{}
+                                            : parseShapeText(arg.substr(eq + 1));
         if (eq == 0 || dims.empty()) {
             err << "error: --shape " << shown(arg)
                 << ": expected NAME=DIMS, e.g. q_logits=batch,8\n";
@@ -295,9 +309,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return runMultiCli({runA, moreRuns, options, json, quiet, strict, report}, out, err);
     }
 
-    const ColorMode colorMode = colorText == "always" ? ColorMode::always
-                                : colorText == "never"  ? ColorMode::never
-                                                        : ColorMode::automatic;
+    const ColorMode colorMode = colorText == "always"  ? ColorMode::always
+                                : colorText == "never" ? ColorMode::never
+                                                       : ColorMode::automatic;
     const bool colorOut = colorEnabled(colorMode, STDOUT_FILENO);
     const bool colorErr = colorEnabled(colorMode, STDERR_FILENO);
     const std::string warning = paint("warning:", Paint::yellow, colorErr);

@@ -13,8 +13,8 @@ namespace {
 
 // Characters on screen of a UTF-8 string (continuation bytes take no column).
 std::size_t columns(const std::string& s) {
-    return static_cast<std::size_t>(
-        std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 void writeSummary(const MultiRunAnalysis& m, std::ostream& out) {
@@ -37,7 +37,8 @@ void writeSummary(const MultiRunAnalysis& m, std::ostream& out) {
     for (const auto& row : rows) {
         std::string line = " ";
         for (std::size_t c = 0; c < row.size(); ++c)
-            line += " " + row[c] + std::string(c + 1 < row.size() ? width[c] - columns(row[c]) + 1 : 0, ' ');
+            line += " " + row[c] +
+                    std::string(c + 1 < row.size() ? width[c] - columns(row[c]) + 1 : 0, ' ');
         out << line << "\n";
     }
     if (s.againstFloor.empty()) return;
@@ -70,7 +71,8 @@ int strictExitCode(const Analysis& an, std::ostream& err, const std::string& err
 }
 
 int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream& err) {
-    std::vector<std::filesystem::path> candidates(request.candidates.begin(), request.candidates.end());
+    std::vector<std::filesystem::path> candidates(request.candidates.begin(),
+                                                  request.candidates.end());
     MultiRunAnalysis m = analyzeCandidates(request.base, candidates, request.options);
     for (std::size_t k = 0; k < m.pairs.size(); ++k) {
         Analysis& an = m.pairs[k];

@@ -42,7 +42,10 @@ bool colorEnabled(ColorMode mode, int fd) {
 
 std::string paint(std::string_view text, Paint p, bool on) {
     if (!on) return std::string(text);
-    const char* code = p == Paint::red ? "31" : p == Paint::green ? "32" : p == Paint::yellow ? "33" : "1;31";
+    const char* code = p == Paint::red      ? "31"
+                       : p == Paint::green  ? "32"
+                       : p == Paint::yellow ? "33"
+                                            : "1;31";
     return "\033[" + std::string(code) + "m" + std::string(text) + "\033[0m";
 }
 
@@ -80,7 +83,9 @@ void ProgressBar::update(std::size_t doneBuffers, std::uint64_t doneBytes) {
     m_drawn = true;
     constexpr int kBar = 24;
     const double fraction =
-        m_totalBytes ? std::min(1.0, static_cast<double>(doneBytes) / static_cast<double>(m_totalBytes)) : 1.0;
+        m_totalBytes
+            ? std::min(1.0, static_cast<double>(doneBytes) / static_cast<double>(m_totalBytes))
+            : 1.0;
     const int filled = static_cast<int>(fraction * kBar);
     char line[160];
     const int n = std::snprintf(line, sizeof line, "[%s%s] %3d%%  %zu/%zu buffers  %.0f/%.0f MiB",

@@ -34,26 +34,33 @@ std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
 
 std::string diffDetails(const BufferResult& b) {
     const auto& s = b.stats;
-    std::string line = std::to_string(s.nDiff) + "/" + std::to_string(std::min(s.nA, s.nB)) + " differ";
+    std::string line =
+        std::to_string(s.nDiff) + "/" + std::to_string(std::min(s.nA, s.nB)) + " differ";
     if (const auto n = std::min(s.nA, s.nB); n > 0) {
         char pct[32];
-        std::snprintf(pct, sizeof pct, " (%.3g%%)", 100.0 * static_cast<double>(s.nDiff) / static_cast<double>(n));
+        std::snprintf(pct, sizeof pct, " (%.3g%%)",
+                      100.0 * static_cast<double>(s.nDiff) / static_cast<double>(n));
         line += pct;
     }
     if (!s.firstDiff) return line;
-    line += ", first " + formatIndex(*s.firstDiff, b.shape) + " last " + formatIndex(*s.lastDiff, b.shape);
+    line += ", first " + formatIndex(*s.firstDiff, b.shape) + " last " +
+            formatIndex(*s.lastDiff, b.shape);
     if (s.maxAbsDeltaIndex)
-        line += ", max|Δ|=" + num(s.maxAbsDelta) + " at " + formatIndex(*s.maxAbsDeltaIndex, b.shape);
+        line +=
+            ", max|Δ|=" + num(s.maxAbsDelta) + " at " + formatIndex(*s.maxAbsDeltaIndex, b.shape);
     line += ", max rel Δ=" + num(s.maxRelDelta) + ", max ULP=" + std::to_string(s.maxUlp);
-    if (s.nanA || s.nanB) line += ", NaN A/B " + std::to_string(s.nanA) + "/" + std::to_string(s.nanB);
-    if (s.infA || s.infB) line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
+    if (s.nanA || s.nanB)
+        line += ", NaN A/B " + std::to_string(s.nanA) + "/" + std::to_string(s.nanB);
+    if (s.infA || s.infB)
+        line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
     if (s.signedZeroDiffs) line += ", ±0 only " + std::to_string(s.signedZeroDiffs);
     return line;
 }
 
 std::string shapeText(const std::vector<std::uint64_t>& dims) {
     std::string s = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(dims[i]);
     return s + "]";
 }
 
@@ -69,12 +76,15 @@ std::string sampleDiffs(const BufferResult& b) {
 
 Paint statusPaint(Status status) {
     switch (status) {
-    case Status::equal: return Paint::green;
+    case Status::equal:
+        return Paint::green;
     case Status::within_tolerance:
     case Status::only_in_a:
     case Status::only_in_b:
-    case Status::missing: return Paint::yellow;
-    default: return Paint::red;
+    case Status::missing:
+        return Paint::yellow;
+    default:
+        return Paint::red;
     }
 }
 
@@ -119,7 +129,8 @@ std::string bufferLine(const BufferResult& b) {
     switch (b.status) {
     case Status::equal:
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";
-    case Status::diverge: return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+    case Status::diverge:
+        return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
     case Status::within_tolerance:
         return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
     case Status::length_mismatch:
@@ -185,10 +196,14 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << paint(v.text, v.exitCode == 0 ? Paint::green : Paint::yellow, color) << "\n"
             << oneSidedNote;
         if (v.exitCode == 1)
-            out << "\n" << yellow("NOTE: the schema's buffers all match, but unclassified files diverge: "
-                                   "the runs are not bit-identical (see the lines above).") << "\n";
+            out << "\n"
+                << yellow("NOTE: the schema's buffers all match, but unclassified files diverge: "
+                          "the runs are not bit-identical (see the lines above).")
+                << "\n";
     } else {
-        out << red("VERDICT (first divergent step = " + std::to_string(*v.firstDivergentStep) + "):") << "\n";
+        out << red("VERDICT (first divergent step = " + std::to_string(*v.firstDivergentStep) +
+                   "):")
+            << "\n";
         out << "  diverged group(s): " << joined(v.divergedGroups) << "\n" << oneSidedNote << "\n";
         out << "Per-group culprit table:\n";
         std::vector<std::string> unjudged;
@@ -199,7 +214,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                 unjudged.push_back(row.group);
             } else if (!row.divergentBuffers.empty()) {
                 out << red("DIVERGE in " + joined(row.divergentBuffers))
-                    << (row.unjudged.empty() ? "" : yellow("; not judged: " + shown(unjudgedText(row))))
+                    << (row.unjudged.empty() ? ""
+                                             : yellow("; not judged: " + shown(unjudgedText(row))))
                     << "\n";
             } else {
                 out << (row.present ? paint("EQUAL", Paint::green, color) : "(no dump)") << "\n";
@@ -221,14 +237,21 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
     }
     if (tolerated)
         out << "\n"
-            << yellow(std::to_string(tolerated) + " buffer(s) differ bitwise but within the tolerance" +
+            << yellow(std::to_string(tolerated) +
+                      " buffer(s) differ bitwise but within the tolerance" +
                       (an.verdictTolerance ? " (not counted in the verdict: --verdict-tolerance)."
                                            : " (counted in the verdict, which stays bitwise)."))
             << "\n";
     if (errors)
-        out << "\n" << red(std::to_string(errors) + " buffer(s) could not be compared (ERROR lines above): exit code 2.") << "\n";
-    if (oneSided) out << "\n" << yellow(std::to_string(oneSided) + " buffer(s) present in one run only.") << "\n";
-    if (an.cancelled) out << "\n" << yellow("The analysis was cancelled: results are partial.") << "\n";
+        out << "\n"
+            << red(std::to_string(errors) +
+                   " buffer(s) could not be compared (ERROR lines above): exit code 2.")
+            << "\n";
+    if (oneSided)
+        out << "\n"
+            << yellow(std::to_string(oneSided) + " buffer(s) present in one run only.") << "\n";
+    if (an.cancelled)
+        out << "\n" << yellow("The analysis was cancelled: results are partial.") << "\n";
 }
 
 } // namespace dumpscope

@@ -26,12 +26,14 @@ using Clock = std::chrono::steady_clock;
 
 volatile std::sig_atomic_t g_stopRequested = 0;
 
-extern "C" void requestStop(int) { g_stopRequested = 1; }
+extern "C" void requestStop(int) {
+    g_stopRequested = 1;
+}
 
 // SIGINT and SIGTERM end the watch cleanly (verdict, exit code) instead of killing the process;
 // the previous handlers come back afterwards.
 class StopSignals {
-public:
+  public:
     StopSignals() {
         g_stopRequested = 0;
         struct sigaction sa {};
@@ -48,8 +50,9 @@ public:
     StopSignals& operator=(const StopSignals&) = delete;
     static bool requested() { return g_stopRequested != 0; }
 
-private:
-    struct sigaction m_oldInt {}, m_oldTerm {};
+  private:
+    struct sigaction m_oldInt {
+    }, m_oldTerm{};
 };
 
 // A step's files in one run as the scan saw them: what "unchanged" is judged on.
@@ -57,7 +60,8 @@ using StepFiles = std::vector<std::tuple<std::string, std::uint64_t, std::int64_
 
 std::map<std::uint64_t, StepFiles> stepFiles(const RunScan& scan) {
     std::map<std::uint64_t, StepFiles> steps;
-    for (const auto& [key, f] : scan.files) steps[key.first].emplace_back(f.fileName, f.size, f.mtimeNs);
+    for (const auto& [key, f] : scan.files)
+        steps[key.first].emplace_back(f.fileName, f.size, f.mtimeNs);
     return steps;
 }
 
@@ -92,7 +96,8 @@ Analysis stepAnalysis(const Analysis& an, std::uint64_t step) {
 
 std::string joined(const std::vector<std::string>& v) {
     std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : ", ") + x;
     return s;
 }
 
@@ -108,7 +113,7 @@ const char* stepStatusText(const GroupCell& cell) {
 
 // The polling loop of runWatch() and what it remembers between polls.
 class Watch {
-public:
+  public:
     Watch(const WatchRequest& request, std::ostream& out, std::ostream& err)
         : m_request(request), m_out(out), m_err(err), m_cache(std::make_shared<ResultCache>()) {}
 
@@ -129,8 +134,10 @@ public:
         return finish();
     }
 
-private:
-    std::string warningLabel() const { return paint("warning:", Paint::yellow, m_request.colorErr); }
+  private:
+    std::string warningLabel() const {
+        return paint("warning:", Paint::yellow, m_request.colorErr);
+    }
     std::string errorLabel() const { return paint("error:", Paint::red, m_request.colorErr); }
 
     // One scan of both runs; compares and prints every step that became complete.
@@ -146,24 +153,30 @@ private:
         const auto now = Clock::now();
         const auto filesA = stepFiles(scanA), filesB = stepFiles(scanB);
         const auto settle = std::chrono::duration<double>(m_request.settleSeconds);
-        auto update = [&](RunStep& seen, const std::map<std::uint64_t, StepFiles>& files, std::uint64_t step) {
+        auto update = [&](RunStep& seen, const std::map<std::uint64_t, StepFiles>& files,
+                          std::uint64_t step) {
             auto it = files.find(step);
             const StepFiles& current = it == files.end() ? StepFiles{} : it->second;
             if (current != seen.files || seen.changed == Clock::time_point{}) {
                 seen.files = current;
                 seen.changed = now;
             }
-            // Done in this run: the run has moved on to a later step, or the files stopped changing.
-            return !current.empty() && (files.rbegin()->first > step || now - seen.changed >= settle);
+            // Done in this run: the run has moved on to a later step, or the files stopped
+            // changing.
+            return !current.empty() &&
+                   (files.rbegin()->first > step || now - seen.changed >= settle);
         };
         std::set<std::uint64_t> steps, complete;
         for (const auto* files : {&filesA, &filesB})
-            for (const auto& entry : *files) steps.insert(entry.first);
+            for (const auto& entry : *files)
+                steps.insert(entry.first);
         for (auto step : steps) {
-            if (m_reported.count(step) || (m_request.options.steps && !m_request.options.steps->count(step)))
+            if (m_reported.count(step) ||
+                (m_request.options.steps && !m_request.options.steps->count(step)))
                 continue;
             PendingStep& pending = m_pending[step];
-            const bool doneA = update(pending.a, filesA, step), doneB = update(pending.b, filesB, step);
+            const bool doneA = update(pending.a, filesA, step),
+                       doneB = update(pending.b, filesB, step);
             if (doneA && doneB) complete.insert(step);
         }
         if (complete.empty()) return true;
@@ -180,7 +193,8 @@ private:
         for (auto step : an.steps) {
             const Analysis one = stepAnalysis(an, step);
             bool settled = true;
-            for (const auto& b : one.buffers) settled = settled && b.status != Status::changed_while_reading;
+            for (const auto& b : one.buffers)
+                settled = settled && b.status != Status::changed_while_reading;
             if (!settled) {
                 m_pending[step].a.changed = m_pending[step].b.changed = Clock::now(); // wait again
                 continue;
@@ -195,10 +209,13 @@ private:
     // --until-step N: a step at or past N was reported, and no step up to N is still pending
     // with files in both runs.
     bool reachedUntilStep() const {
-        if (!m_request.untilStep || m_reported.empty() || *m_reported.rbegin() < *m_request.untilStep)
+        if (!m_request.untilStep || m_reported.empty() ||
+            *m_reported.rbegin() < *m_request.untilStep)
             return false;
         for (const auto& [step, pending] : m_pending)
-            if (step <= *m_request.untilStep && !pending.a.files.empty() && !pending.b.files.empty()) return false;
+            if (step <= *m_request.untilStep && !pending.a.files.empty() &&
+                !pending.b.files.empty())
+                return false;
         return true;
     }
 
@@ -210,7 +227,8 @@ private:
             if (pending.a.files.empty() != pending.b.files.empty()) oneSided.push_back(step);
         if (!oneSided.empty()) {
             std::string list;
-            for (auto s : oneSided) list += (list.empty() ? "" : ", ") + std::to_string(s);
+            for (auto s : oneSided)
+                list += (list.empty() ? "" : ", ") + std::to_string(s);
             m_err << warningLabel() << " step(s) " << list << " in one run only; not reported\n";
         }
         if (m_reported.empty()) {
@@ -255,11 +273,12 @@ std::string watchStepLine(const Analysis& an, bool color) {
                 byStatus[what].push_back(shown(cell.group));
     const bool diverges = byStatus.count("diverging") > 0, errors = byStatus.count("errors") > 0;
     std::string line = "step " + std::to_string(step) + ": " +
-                       (diverges  ? paint("DIVERGE", Paint::red, color)
-                        : errors  ? paint("ERROR", Paint::red, color)
-                                  : paint("equal", Paint::green, color));
+                       (diverges ? paint("DIVERGE", Paint::red, color)
+                        : errors ? paint("ERROR", Paint::red, color)
+                                 : paint("equal", Paint::green, color));
     for (const char* what : {"diverging", "errors", "within tolerance", "one-sided", "equal"})
-        if (auto it = byStatus.find(what); it != byStatus.end()) line += std::string("  ") + what + ": " + joined(it->second);
+        if (auto it = byStatus.find(what); it != byStatus.end())
+            line += std::string("  ") + what + ": " + joined(it->second);
     if (!diverges) return line;
 
     const auto& cause = an.verdict.rootCause;
@@ -290,7 +309,8 @@ std::string watchStepLine(const Analysis& an, bool color) {
     constexpr std::size_t kNamed = 3; // one line per step: the rest are in the verdict
     const std::size_t more = names.size() > kNamed ? names.size() - kNamed : 0;
     names.resize(names.size() - more);
-    line += "  first divergent: " + joined(names) + (more ? " (+" + std::to_string(more) + " more)" : "");
+    line += "  first divergent: " + joined(names) +
+            (more ? " (+" + std::to_string(more) + " more)" : "");
     if (!kind.empty()) line += " (" + kind + ")";
     return line;
 }

@@ -15,7 +15,7 @@ namespace dumpscope {
 
 struct WatchRequest {
     std::string runA, runB;
-    AnalyzeOptions options; // options.steps, when given, limits the steps reported
+    AnalyzeOptions options;                 // options.steps, when given, limits the steps reported
     std::optional<std::uint64_t> untilStep; // stop once this step (or a later one) is reported
     // A step that no later step follows yet is complete once its files, in both runs, have kept
     // their names, sizes and modification times this long.
@@ -38,8 +38,9 @@ struct WatchRequest {
 int runWatch(const WatchRequest& request, std::ostream& out, std::ostream& err);
 
 // The line printed for one completed step, e.g.
-// "step 2: DIVERGE  diverging: H, J  equal: G, I, K  first divergent: q_logits (group H, rounding)".
-// `analysis` holds that one step (its verdict's root cause names the first divergent buffer).
+// "step 2: DIVERGE  diverging: H, J  equal: G, I, K  first divergent: q_logits (group H,
+// rounding)". `analysis` holds that one step (its verdict's root cause names the first divergent
+// buffer).
 std::string watchStepLine(const Analysis& analysis, bool color = false);
 
 } // namespace dumpscope

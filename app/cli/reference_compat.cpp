@@ -60,14 +60,29 @@ std::string pythonOSErrorLine(const PythonOSError& e) {
     const char* type = "OSError"; // the subclasses CPython picks for these errno values
     switch (e.err) {
     case EACCES:
-    case EPERM: type = "PermissionError"; break;
-    case ENOENT: type = "FileNotFoundError"; break;
-    case EISDIR: type = "IsADirectoryError"; break;
-    case ENOTDIR: type = "NotADirectoryError"; break;
-    case EINTR: type = "InterruptedError"; break;
-    case EAGAIN: type = "BlockingIOError"; break;
-    case ETIMEDOUT: type = "TimeoutError"; break;
-    default: break;
+    case EPERM:
+        type = "PermissionError";
+        break;
+    case ENOENT:
+        type = "FileNotFoundError";
+        break;
+    case EISDIR:
+        type = "IsADirectoryError";
+        break;
+    case ENOTDIR:
+        type = "NotADirectoryError";
+        break;
+    case EINTR:
+        type = "InterruptedError";
+        break;
+    case EAGAIN:
+        type = "BlockingIOError";
+        break;
+    case ETIMEDOUT:
+        type = "TimeoutError";
+        break;
+    default:
+        break;
     }
     return std::string(type) + ": [Errno " + std::to_string(e.err) + "] " + std::strerror(e.err) +
            ": " + pythonStrRepr(e.path);
@@ -78,7 +93,7 @@ std::string pythonOSErrorLine(const PythonOSError& e) {
 // stat() follows symlinks. ENOENT, ENOTDIR, EBADF and ELOOP mean "no"; any other failure
 // (EACCES on a parent, ENAMETOOLONG) propagates out of the script.
 bool pythonStatIs(const std::string& path, bool wantDir) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == EBADF || errno == ELOOP) return false;
         throw PythonOSError{errno, path};
@@ -90,7 +105,7 @@ bool pythonStatIs(const std::string& path, bool wantDir) {
 
 constexpr std::size_t kElemSize = 4; // the reference's 'f' and 'i' are both four bytes
 constexpr std::size_t kChunkElems = 16384;
-constexpr std::size_t kMaxDiffs = 5;  // the reference stops counting here
+constexpr std::size_t kMaxDiffs = 5; // the reference stops counting here
 constexpr std::size_t kShownDiffs = 3;
 
 // The reference only knows struct formats 'f' and 'i'.
@@ -102,11 +117,11 @@ void requireReferenceDType(const BufferSpec& spec) {
 
 // One dump opened as Path.read_bytes() opens it; its size is what len(data) would be.
 class DumpFile {
-public:
+  public:
     explicit DumpFile(std::string path) : m_path(std::move(path)) {
         m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
         if (m_fd < 0) throw PythonOSError{errno, m_path};
-        struct stat st{};
+        struct stat st {};
         if (::fstat(m_fd, &st) != 0) throw PythonOSError{errno, m_path};
         m_size = static_cast<std::uint64_t>(st.st_size);
     }
@@ -133,7 +148,7 @@ public:
         }
     }
 
-private:
+  private:
     std::string m_path;
     int m_fd = -1;
     std::uint64_t m_size = 0;
@@ -163,7 +178,8 @@ bool chunkTriviallyEqual(DType t, const unsigned char* a, const unsigned char* b
     if (std::memcmp(a, b, n * kElemSize) != 0) return false;
     if (t == DType::i32) return true;
     bool nan = false;
-    for (std::size_t k = 0; k < n; ++k) nan |= (loadLE32(a + k * kElemSize) & 0x7fffffffu) > 0x7f800000u;
+    for (std::size_t k = 0; k < n; ++k)
+        nan |= (loadLE32(a + k * kElemSize) & 0x7fffffffu) > 0x7f800000u;
     return !nan;
 }
 
@@ -212,7 +228,9 @@ struct GroupOutcome {
     bool present = false;
 };
 
-bool has(const std::set<std::string>& ids, const char* id) { return ids.count(id) != 0; }
+bool has(const std::set<std::string>& ids, const char* id) {
+    return ids.count(id) != 0;
+}
 
 int printVerdict(const Schema& schema, std::uint64_t step, const std::set<std::string>& ids,
                  const std::vector<GroupOutcome>& atStep, std::ostream& out) {
@@ -262,7 +280,8 @@ int compareRuns(const std::string& dirA, const std::string& dirB, std::ostream& 
     }
     const Schema& schema = defaultSchema();
     for (const auto& g : schema.groups)
-        for (const auto& b : g.buffers) requireReferenceDType(b);
+        for (const auto& b : g.buffers)
+            requireReferenceDType(b);
 
     bool anyDiverge = false;
     std::optional<std::uint64_t> firstStep;

@@ -24,12 +24,12 @@ namespace {
 // repr() escapes them. Unassigned ones are left alone, their set changes with each version.
 bool nonPrintable(char32_t cp) {
     static constexpr std::pair<char32_t, char32_t> kRanges[] = {
-        {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},
-        {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},
-        {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},   {0x2028, 0x202F},
-        {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},   {0xD800, 0xF8FF},
-        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
-        {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},      {0x61C, 0x61C},
+        {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},      {0x8E2, 0x8E2},
+        {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},    {0x2028, 0x202F},
+        {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},    {0xD800, 0xF8FF},
+        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},  {0x110CD, 0x110CD},
+        {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},  {0xE0001, 0xE0001},
         {0xE0020, 0xE007F}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD}};
     for (const auto& [lo, hi] : kRanges)
         if (cp >= lo && cp <= hi) return true;
@@ -102,8 +102,8 @@ std::string pythonFloatRepr(double value) {
     if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
     // Shortest round-trip digits and exponent ("d.ddde±XX"), then Python's layout rules.
     std::array<char, 64> buf{};
-    auto res = std::to_chars(buf.data(), buf.data() + buf.size(), value,
-                             std::chars_format::scientific);
+    auto res =
+        std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::scientific);
     std::string sci(buf.data(), res.ptr);
     std::string sign;
     if (sci.front() == '-') {
@@ -123,7 +123,8 @@ std::string pythonFloatRepr(double value) {
         return sign + mant + e;
     }
     const int pointPos = exp10 + 1; // digits before the decimal point
-    if (pointPos <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-pointPos), '0') + digits;
+    if (pointPos <= 0)
+        return sign + "0." + std::string(static_cast<std::size_t>(-pointPos), '0') + digits;
     const auto p = static_cast<std::size_t>(pointPos);
     if (p >= digits.size()) return sign + digits + std::string(p - digits.size(), '0') + ".0";
     return sign + digits.substr(0, p) + "." + digits.substr(p);
@@ -143,7 +144,8 @@ std::string pythonPathStr(const std::string& arg) {
     // defined), one or three-plus collapse to "/"; empty and "." components vanish; ".." stays.
     std::string root;
     std::size_t leading = 0;
-    while (leading < arg.size() && arg[leading] == '/') ++leading;
+    while (leading < arg.size() && arg[leading] == '/')
+        ++leading;
     if (leading == 2)
         root = "//";
     else if (leading > 0)

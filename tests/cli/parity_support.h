@@ -55,8 +55,10 @@ inline std::vector<std::uint32_t> contentBits(const BufferSpec& s, std::uint64_t
         } else {
             const int decade = static_cast<int>((h >> 8) % 25) - 7;
             float v = static_cast<float>((h >> 12) % 100000) / 9973.0f;
-            for (int d = 0; d < decade; ++d) v *= 10.0f;
-            for (int d = 0; d > decade; --d) v /= 10.0f;
+            for (int d = 0; d < decade; ++d)
+                v *= 10.0f;
+            for (int d = 0; d > decade; --d)
+                v /= 10.0f;
             if (h & 1u) v = -v;
             std::memcpy(&bits[i], &v, sizeof v);
         }
@@ -80,7 +82,8 @@ inline void writeBoth(const Pair& p, std::uint64_t step, const std::string& rest
 inline void writeFullStep(const Pair& p, std::uint64_t step) {
     std::size_t n = 16;
     for (const auto& g : defaultSchema().groups)
-        for (const auto& b : g.buffers) writeBoth(p, step, b.file, n++);
+        for (const auto& b : g.buffers)
+            writeBoth(p, step, b.file, n++);
 }
 
 inline std::vector<std::uint32_t> readBits(const fs::path& file) {
@@ -99,8 +102,8 @@ inline void setB(const Pair& p, std::uint64_t step, const std::string& rest, std
     values.at(index) = bits;
     test::writeArray(file, values);
 }
-inline void setBFloat(const Pair& p, std::uint64_t step, const std::string& rest,
-                      std::size_t index, float v) {
+inline void setBFloat(const Pair& p, std::uint64_t step, const std::string& rest, std::size_t index,
+                      float v) {
     setB(p, step, rest, index, test::bitsOfFloat(v));
 }
 // A plain value divergence: run B's element `index` moves by a relative 1e-3.

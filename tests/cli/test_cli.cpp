@@ -27,8 +27,10 @@ TEST(Cli, AllEqualExitsZeroWithTheReferenceVerdict) {
     auto r = cli({(dir / "a").string(), (dir / "b").string()});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("=== step 3 ==="), std::string::npos);
-    EXPECT_NE(r.out.find("    q_logits [f32] EQUAL (8 elements, xxh3 "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("VERDICT: all dumped backward-pipeline buffers match across"), std::string::npos);
+    EXPECT_NE(r.out.find("    q_logits [f32] EQUAL (8 elements, xxh3 "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("VERDICT: all dumped backward-pipeline buffers match across"),
+              std::string::npos);
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
@@ -39,11 +41,20 @@ TEST(Cli, DivergenceExitsOneAndNamesStepGroupBufferAndRootCause) {
     dumpscope::test::perturb(dir, 2, "j_grad_h_t_q", 1);
     auto r = cli({(dir / "a").string(), (dir / "b").string()});
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.out.find("sampled_h_t [f32] DIVERGE (rounding) 1/8 differ (12.5%), first (6, 0) last (6, 0)"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("VERDICT (first divergent step = 2):\n  diverged group(s): G, J\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Group J (per-head grad_h_t) diverges with EQUAL Group I."), std::string::npos);
-    EXPECT_NE(r.out.find("ROOT CAUSE by dataflow (step 2): group G (PER replay sample); buffer(s) sampled_h_t"),
+    EXPECT_NE(
+        r.out.find(
+            "sampled_h_t [f32] DIVERGE (rounding) 1/8 differ (12.5%), first (6, 0) last (6, 0)"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("VERDICT (first divergent step = 2):\n  diverged group(s): G, J\n"),
               std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Group J (per-head grad_h_t) diverges with EQUAL Group I."),
+              std::string::npos);
+    EXPECT_NE(
+        r.out.find(
+            "ROOT CAUSE by dataflow (step 2): group G (PER replay sample); buffer(s) sampled_h_t"),
+        std::string::npos)
         << r.out;
 }
 
@@ -55,7 +66,8 @@ TEST(Cli, QuietPrintsOnlyTheVerdict) {
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_EQ(r.out.find("=== step"), std::string::npos);
     EXPECT_EQ(r.out.rfind("VERDICT (first divergent step = 0):", 0), 0u) << r.out;
-    EXPECT_NE(r.out.find("WARNING: divergent group(s) not in expected G/H/I/J set"), std::string::npos);
+    EXPECT_NE(r.out.find("WARNING: divergent group(s) not in expected G/H/I/J set"),
+              std::string::npos);
 }
 
 TEST(Cli, MissingRunDirectoryExitsTwoNamingIt) {
@@ -63,7 +75,8 @@ TEST(Cli, MissingRunDirectoryExitsTwoNamingIt) {
     dumpscope::test::writeRunPair(dir, {0});
     auto r = cli({(dir / "a").string(), (dir / "missing").string()});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find((dir / "missing").string() + ": no such run directory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find((dir / "missing").string() + ": no such run directory"), std::string::npos)
+        << r.err;
 }
 
 TEST(Cli, BufferErrorExitsTwoAfterComparingTheRest) {
@@ -72,8 +85,10 @@ TEST(Cli, BufferErrorExitsTwoAfterComparingTheRest) {
     dumpscope::test::writeText(dir / "a" / "step_0_h_v_pred.bin", "12345");
     auto r = cli({(dir / "a").string(), (dir / "b").string()});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("step_0_h_v_pred.bin: size 5 bytes is not a multiple of the element size 4 (f32)"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find(
+            "step_0_h_v_pred.bin: size 5 bytes is not a multiple of the element size 4 (f32)"),
+        std::string::npos)
         << r.err;
     EXPECT_NE(r.out.find("=== step 1 ==="), std::string::npos);
 }
@@ -118,7 +133,8 @@ TEST(Cli, ReportsAreWrittenInEveryFormat) {
     dumpscope::test::writeRunPair(dir);
     dumpscope::test::perturb(dir, 1, "h_q_logits");
     for (const char* name : {"r.json", "r.md", "r.html"}) {
-        auto r = cli({(dir / "a").string(), (dir / "b").string(), "--quiet", "--report", (out / name).string()});
+        auto r = cli({(dir / "a").string(), (dir / "b").string(), "--quiet", "--report",
+                      (out / name).string()});
         EXPECT_EQ(r.exitCode, 1) << r.err;
         ASSERT_TRUE(fs::exists(out / name)) << name;
         EXPECT_GT(fs::file_size(out / name), 200u) << name;
@@ -131,7 +147,8 @@ TEST(Cli, ReportsAreWrittenInEveryFormat) {
 TEST(Cli, ReportInsideARunDirectoryIsRefused) {
     TempDir dir;
     dumpscope::test::writeRunPair(dir, {0});
-    auto r = cli({(dir / "a").string(), (dir / "b").string(), "--quiet", "--report", (dir / "a" / "r.md").string()});
+    auto r = cli({(dir / "a").string(), (dir / "b").string(), "--quiet", "--report",
+                  (dir / "a" / "r.md").string()});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_FALSE(fs::exists(dir / "a" / "r.md"));
     EXPECT_NE(r.err.find("r.md"), std::string::npos) << r.err;
@@ -153,7 +170,8 @@ TEST(Cli, StrictTurnsOneSidedAndUnclassifiedIntoExitTwo) {
     dumpscope::test::writeDump(other / "a", 0, "extra", std::vector<float>{1});
     dumpscope::test::writeDump(other / "b", 0, "extra", std::vector<float>{1});
     EXPECT_EQ(cli({(other / "a").string(), (other / "b").string(), "--quiet"}).exitCode, 0);
-    EXPECT_EQ(cli({(other / "a").string(), (other / "b").string(), "--quiet", "--strict"}).exitCode, 2);
+    EXPECT_EQ(cli({(other / "a").string(), (other / "b").string(), "--quiet", "--strict"}).exitCode,
+              2);
 }
 
 TEST(Cli, StepsSelectsSteps) {
@@ -203,14 +221,17 @@ TEST(Cli, CustomSchemaAndItsErrors) {
     TempDir dir;
     dumpscope::test::writeDump(dir / "a", 0, "w_x", std::vector<std::int16_t>{1, 2});
     dumpscope::test::writeDump(dir / "b", 0, "w_x", std::vector<std::int16_t>{1, 3});
-    dumpscope::test::writeText(dir / "s.json",
-                               R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "i16"}]}]})js");
-    auto r = cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "s.json").string()});
+    dumpscope::test::writeText(
+        dir / "s.json",
+        R"js({"groups": [{"id": "W", "buffers": [{"name": "x", "file": "w_x", "dtype": "i16"}]}]})js");
+    auto r =
+        cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "s.json").string()});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.out.find("x [i16] DIVERGE (discrete) 1/2 differ"), std::string::npos) << r.out;
 
     dumpscope::test::writeText(dir / "bad.json", "{\"groups\": [\n  {\"id\": 5}]}");
-    auto bad = cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "bad.json").string()});
+    auto bad =
+        cli({(dir / "a").string(), (dir / "b").string(), "--schema", (dir / "bad.json").string()});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("bad.json:"), std::string::npos) << bad.err;
     EXPECT_NE(bad.err.find("\"id\" must be a non-empty string"), std::string::npos) << bad.err;
@@ -229,8 +250,8 @@ TEST(Cli, MakeDemoWritesAPairWithTheNoisyHead) {
 TEST(Cli, HelpVersionAndBadUsage) {
     auto help = cli({"--help"});
     EXPECT_EQ(help.exitCode, 0);
-    for (const char* opt : {"--json", "--report", "--schema", "--steps", "--strict", "--quiet", "--reference-compat",
-                            "--make-demo", "--version", "Examples:"})
+    for (const char* opt : {"--json", "--report", "--schema", "--steps", "--strict", "--quiet",
+                            "--reference-compat", "--make-demo", "--version", "Examples:"})
         EXPECT_NE(help.out.find(opt), std::string::npos) << opt;
     auto version = cli({"--version"});
     EXPECT_EQ(version.exitCode, 0);
@@ -245,7 +266,8 @@ TEST(Cli, NeverWritesInsideTheRunDirectories) {
     dumpscope::test::perturb(dir, 1, "h_q_logits");
     auto before = [&] {
         std::vector<std::pair<std::string, fs::file_time_type>> v;
-        for (auto& e : fs::recursive_directory_iterator(dir.path())) v.emplace_back(e.path().string(), e.last_write_time());
+        for (auto& e : fs::recursive_directory_iterator(dir.path()))
+            v.emplace_back(e.path().string(), e.last_write_time());
         std::sort(v.begin(), v.end());
         return v;
     };

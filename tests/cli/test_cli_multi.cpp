@@ -5,15 +5,16 @@
 #include <nlohmann/json.hpp>
 
 using dumpscope::test::Candidates;
-using dumpscope::test::threeCandidates;
 using dumpscope::test::ProcessResult;
 using dumpscope::test::TempDir;
+using dumpscope::test::threeCandidates;
 
 namespace {
 
 ProcessResult cli(const Candidates& c, std::vector<std::string> options = {}) {
     std::vector<std::string> args{DUMPSCOPE_CLI_PATH, c.base().string()};
-    for (const auto& run : c.runs()) args.push_back(run.string());
+    for (const auto& run : c.runs())
+        args.push_back(run.string());
     args.insert(args.end(), options.begin(), options.end());
     return dumpscope::test::runProcess(args);
 }
@@ -25,7 +26,8 @@ TEST(CliMulti, TextHasOneSectionPerCandidateThenTheRankedSummary) {
     const auto r = cli(c, {"--quiet"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     const auto runs = c.runs();
-    const auto s1 = r.out.find("##### candidate 1 of 3: " + runs[0].string() + " (base " + c.base().string() + ")\n");
+    const auto s1 = r.out.find("##### candidate 1 of 3: " + runs[0].string() + " (base " +
+                               c.base().string() + ")\n");
     const auto s2 = r.out.find("##### candidate 2 of 3: " + runs[1].string());
     const auto s3 = r.out.find("##### candidate 3 of 3: " + runs[2].string());
     const auto summary = r.out.find("SUMMARY: base " + c.base().string() + " against 3 candidates");
@@ -45,8 +47,9 @@ TEST(CliMulti, TextHasOneSectionPerCandidateThenTheRankedSummary) {
     EXPECT_LT(first, second) << table;
     EXPECT_LT(second, last) << table;
     EXPECT_NE(table.find("G: sampled_h_t"), std::string::npos) << table;
-    EXPECT_NE(table.find("floor_clean: candidate 2 (" + runs[1].string() + ") diverges from step 2"),
-              std::string::npos)
+    EXPECT_NE(
+        table.find("floor_clean: candidate 2 (" + runs[1].string() + ") diverges from step 2"),
+        std::string::npos)
         << table;
 }
 
@@ -88,7 +91,8 @@ TEST(CliMulti, ExitCodesZeroAllEqualTwoOnAMissingCandidate) {
 TEST(CliMulti, TwoRunsPrintExactlyTheirSectionOfTheMultiRunText) {
     const Candidates c = threeCandidates();
     const auto multi = cli(c);
-    const auto pair = dumpscope::test::runProcess({DUMPSCOPE_CLI_PATH, c.base().string(), c.runs()[1].string()});
+    const auto pair =
+        dumpscope::test::runProcess({DUMPSCOPE_CLI_PATH, c.base().string(), c.runs()[1].string()});
     EXPECT_EQ(pair.exitCode, 1);
     EXPECT_EQ(pair.out.find("#####"), std::string::npos);
     EXPECT_EQ(pair.out.find("SUMMARY"), std::string::npos);

@@ -40,7 +40,8 @@ ProcessResult cliInPty(std::vector<std::string> args, const std::vector<std::str
                 setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
         }
         std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
+        for (auto& a : args)
+            argv.push_back(a.data());
         argv.push_back(nullptr);
         execv(argv[0], argv.data());
         _exit(127);
@@ -93,8 +94,10 @@ TEST(CliColor, AlwaysColoursDivergingRedEqualGreenAndOnlyAddsEscapes) {
     const auto plain = cli({a, b, "--color", "never"});
     const auto coloured = cli({a, b, "--color", "always"});
     ASSERT_EQ(coloured.exitCode, 1) << coloured.err;
-    EXPECT_NE(coloured.out.find(kRed + "q_logits [f32] DIVERGE"), std::string::npos) << coloured.out;
-    EXPECT_NE(coloured.out.find(kGreen + "pi_logits [f32] EQUAL"), std::string::npos) << coloured.out;
+    EXPECT_NE(coloured.out.find(kRed + "q_logits [f32] DIVERGE"), std::string::npos)
+        << coloured.out;
+    EXPECT_NE(coloured.out.find(kGreen + "pi_logits [f32] EQUAL"), std::string::npos)
+        << coloured.out;
     EXPECT_NE(coloured.out.find("\033[1;31mROOT CAUSE by dataflow"), std::string::npos);
     EXPECT_EQ(withoutAnsi(coloured.out), plain.out);
     EXPECT_EQ(coloured.exitCode, plain.exitCode);
@@ -112,7 +115,8 @@ TEST(CliColor, NeverAndAutoOffATerminalWriteNoEscapes) {
     TempDir dir;
     ASSERT_EQ(cli({"--make-demo", dir.path().string()}).exitCode, 0);
     const auto a = (dir / "a").string(), b = (dir / "b").string();
-    const std::vector<std::vector<std::string>> runs{{a, b}, {a, b, "--color", "auto"}, {a, b, "--color", "never"}};
+    const std::vector<std::vector<std::string>> runs{
+        {a, b}, {a, b, "--color", "auto"}, {a, b, "--color", "never"}};
     for (const auto& args : runs) {
         const auto r = cli(args);
         EXPECT_EQ(r.exitCode, 1);
@@ -131,7 +135,8 @@ TEST(CliColor, AutoOnATerminalColoursUnlessNoColorOrDumbTerm) {
     EXPECT_NE(tty.out.find(kRed), std::string::npos) << tty.out;
     EXPECT_FALSE(hasAnsi(cliInPty(args, {"NO_COLOR=1", "TERM=xterm"}).out));
     EXPECT_FALSE(hasAnsi(cliInPty(args, {"NO_COLOR", "TERM=dumb"}).out));
-    EXPECT_FALSE(hasAnsi(cliInPty({args[0], args[1], "-q", "--color", "never"}, {"NO_COLOR", "TERM=xterm"}).out));
+    EXPECT_FALSE(hasAnsi(
+        cliInPty({args[0], args[1], "-q", "--color", "never"}, {"NO_COLOR", "TERM=xterm"}).out));
 }
 
 TEST(CliProgress, ABarOnATerminalForALargePair) {
@@ -147,7 +152,8 @@ TEST(CliProgress, ABarOnATerminalForALargePair) {
     const auto lastBar = r.out.rfind("MiB", verdict);
     ASSERT_NE(verdict, std::string::npos);
     ASSERT_NE(lastBar, std::string::npos);
-    EXPECT_TRUE(std::regex_match(r.out.substr(lastBar + 3, verdict - lastBar - 3), std::regex("\r +\r")));
+    EXPECT_TRUE(
+        std::regex_match(r.out.substr(lastBar + 3, verdict - lastBar - 3), std::regex("\r +\r")));
 }
 
 TEST(CliProgress, SaysWhyAShortFileAgainstAHugeOneIsReadWhole) {
@@ -200,10 +206,10 @@ TEST(CliHelp, DocumentsEveryOptionWithAnExample) {
     const std::regex longOption("--[a-z][a-z-]*");
     for (std::sregex_iterator it(options.begin(), options.end(), longOption), end; it != end; ++it)
         listed.insert(it->str());
-    for (const char* known : {"--json", "--report", "--schema", "--steps", "--strict", "--quiet",
-                              "--reference-compat", "--atol", "--rtol", "--ulp", "--verdict-tolerance",
-                              "--rounding-threshold", "--shape", "--make-demo", "--color", "--version",
-                              "--help"})
+    for (const char* known :
+         {"--json", "--report", "--schema", "--steps", "--strict", "--quiet", "--reference-compat",
+          "--atol", "--rtol", "--ulp", "--verdict-tolerance", "--rounding-threshold", "--shape",
+          "--make-demo", "--color", "--version", "--help"})
         EXPECT_TRUE(listed.count(known)) << known << " is not in --help";
     for (const auto& option : listed)
         EXPECT_TRUE(std::regex_search(footer, std::regex(option + "\\b")))

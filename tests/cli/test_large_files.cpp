@@ -18,7 +18,8 @@ namespace {
 constexpr std::uint64_t k4GiB = std::uint64_t{1} << 32;
 constexpr std::uint64_t kSize = k4GiB + 8192;
 
-void writeSparse(const std::filesystem::path& file, const std::vector<std::pair<std::uint64_t, std::uint8_t>>& bytes) {
+void writeSparse(const std::filesystem::path& file,
+                 const std::vector<std::pair<std::uint64_t, std::uint8_t>>& bytes) {
     const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     ASSERT_GE(fd, 0) << file;
     ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(kSize)), 0);
@@ -34,9 +35,11 @@ TEST(LargeFiles, SparseFilesPast4GiBAreComparedWith64BitOffsets) {
     std::filesystem::create_directories(dir / "a");
     std::filesystem::create_directories(dir / "b");
     writeSparse(dir / "a" / "step_0_big_dump.bin", {{k4GiB + 5, 1}});
-    writeSparse(dir / "b" / "step_0_big_dump.bin", {{k4GiB + 5, 2}, {k4GiB + 4100, 9}, {kSize - 1, 3}});
+    writeSparse(dir / "b" / "step_0_big_dump.bin",
+                {{k4GiB + 5, 2}, {k4GiB + 4100, 9}, {kSize - 1, 3}});
 
-    const auto r = runProcess({DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string(), "--json"});
+    const auto r =
+        runProcess({DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string(), "--json"});
     ASSERT_EQ(r.exitCode, 1) << r.err;
     const auto report = nlohmann::json::parse(r.out);
     ASSERT_EQ(report["steps"].size(), 1u);

@@ -57,20 +57,24 @@ struct ParityCase {
 };
 
 // Names the case in failure messages instead of dumping its bytes.
-void PrintTo(const ParityCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const ParityCase& c, std::ostream* os) {
+    *os << c.name;
+}
 
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
 // Steps 0-3 all present and equal: the base most cases perturb.
 void fullRun(Pair& p) {
-    for (std::uint64_t s = 0; s <= 3; ++s) writeFullStep(p, s);
+    for (std::uint64_t s = 0; s <= 3; ++s)
+        writeFullStep(p, s);
 }
 // Base plus a value divergence in each listed buffer at `step`.
 std::function<void(Pair&)> divergeAt(std::uint64_t step, std::vector<std::string> rests) {
     return [step, rests](Pair& p) {
         fullRun(p);
-        for (const auto& r : rests) nudgeB(p, step, r);
+        for (const auto& r : rests)
+            nudgeB(p, step, r);
     };
 }
 
@@ -85,143 +89,185 @@ const std::vector<ParityCase> kCases = {
     {"g_i_j", divergeAt(1, {"g_sampled_dones", "i_vsn_grad_b_scratch", "j_grad_h_t_pi"})},
     {"h_k", divergeAt(2, {"h_iqn_q_values", "k_outcome_labels"})},
     {"k_only", divergeAt(2, {"k_outcome_w"})},
-    {"first_step_wins", [](Pair& p) { // H at step 1, G at step 2: the verdict is step 1's
+    {"first_step_wins",
+     [](Pair& p) { // H at step 1, G at step 2: the verdict is step 1's
          fullRun(p);
          nudgeB(p, 1, "h_pi_logits");
          nudgeB(p, 2, "g_sampled_h_tp1");
      }},
-    {"nan_one_side", [](Pair& p) {
+    {"nan_one_side",
+     [](Pair& p) {
          fullRun(p);
          setBFloat(p, 2, "h_v_pred", 5, kNan);
      }},
-    {"inf_values", [](Pair& p) { // inf == inf; inf vs -inf gives max|Δ|=inf
+    {"inf_values",
+     [](Pair& p) { // inf == inf; inf vs -inf gives max|Δ|=inf
          fullRun(p);
          test::writeDump(p.a, 1, "j_grad_h_t_v", std::vector<float>{kInf, kInf, 1.0f});
          test::writeDump(p.b, 1, "j_grad_h_t_v", std::vector<float>{kInf, -kInf, 1.0f});
      }},
-    {"int32_extremes", [](Pair& p) {
+    {"int32_extremes",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 0, "g_sampled_actions",
                          std::vector<std::int32_t>{INT32_MIN, 0, INT32_MAX});
          test::writeDump(p.b, 0, "g_sampled_actions",
                          std::vector<std::int32_t>{INT32_MAX, 0, INT32_MIN});
      }},
-    {"nan_identical_bits", [](Pair& p) {
+    {"nan_identical_bits",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 1, "h_q_logits", std::vector<float>{kNan, 2.0f});
          test::writeDump(p.b, 1, "h_q_logits", std::vector<float>{kNan, 2.0f});
-     }, Semantics::nanBits},
-    {"signed_zero", [](Pair& p) {
+     },
+     Semantics::nanBits},
+    {"signed_zero",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 2, "i_cfc_grad_b_scratch", std::vector<float>{0.0f, 1.0f});
          test::writeDump(p.b, 2, "i_cfc_grad_b_scratch", std::vector<float>{-0.0f, 1.0f});
-     }, Semantics::signedZero},
-    {"large_delta_after_fifth", [](Pair& p) {
+     },
+     Semantics::signedZero},
+    {"large_delta_after_fifth",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 1, "j_grad_h_t_frd", std::vector<float>(10, 1.0f));
          test::writeDump(p.b, 1, "j_grad_h_t_frd",
                          std::vector<float>{1.5f, 1.25f, 2, 2, 2, 1001, 1, 1, 1, 1});
-     }, Semantics::maxAfterFive},
-    {"length_mismatch", [](Pair& p) {
+     },
+     Semantics::maxAfterFive},
+    {"length_mismatch",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 0, "h_dueling_q_composed", std::vector<float>{1, 2, 3});
          test::writeDump(p.b, 0, "h_dueling_q_composed", std::vector<float>{1, 2, 3, 4});
      }},
-    {"ragged_file", [](Pair& p) {
+    {"ragged_file",
+     [](Pair& p) {
          fullRun(p);
          nudgeB(p, 3, "j_grad_h_t_q"); // dumpscope still reaches this; the reference does not
          test::writeText(dumpPath(p.b, 1, "i_cfc_grad_tau_scratch"), "abcdefg");
-     }, Semantics::ragged},
-    {"ragged_path_spelling", [](Pair& p) { // pathlib's spelling of the path in the ERROR line
+     },
+     Semantics::ragged},
+    {"ragged_path_spelling",
+     [](Pair& p) { // pathlib's spelling of the path in the ERROR line
          fullRun(p);
          test::writeText(dumpPath(p.a, 0, "g_sampled_h_t"), "abcde");
          p.argA = p.a.string() + "//./";
          p.argB = p.b.string() + "/";
-     }, Semantics::ragged},
-    {"missing_run_dir", [](Pair& p) {
+     },
+     Semantics::ragged},
+    {"missing_run_dir",
+     [](Pair& p) {
          fullRun(p);
          p.argB = (p.root / "no_such_run").string() + "/";
-     }, Semantics::missingDir},
-    {"missing_a_overlong_b", [](Pair& p) { // `or` short-circuits: B is never stat()ed
+     },
+     Semantics::missingDir},
+    {"missing_a_overlong_b",
+     [](Pair& p) { // `or` short-circuits: B is never stat()ed
          fullRun(p);
          p.argA = (p.root / "no_such_run").string();
          p.argB = std::string(5000, 'x');
-     }, Semantics::missingDir},
-    {"non_utf8_missing_dirs", [](Pair& p) { // stderr's backslashreplace: \\udcXX
+     },
+     Semantics::missingDir},
+    {"non_utf8_missing_dirs",
+     [](Pair& p) { // stderr's backslashreplace: \\udcXX
          fullRun(p);
          p.argA = (p.root / "no_such_run\xff").string();
          p.argB = p.b.string() + "\xe2\x82x";
-     }, Semantics::missingDir},
-    {"overlong_non_utf8_run_dir", [](Pair& p) { // the OSError's repr() of a surrogate
+     },
+     Semantics::missingDir},
+    {"overlong_non_utf8_run_dir",
+     [](Pair& p) { // the OSError's repr() of a surrogate
          fullRun(p);
          p.argB = "\xff" + std::string(5000, 'x');
-     }, Semantics::referenceCrash, Stderr::lastLineOfTraceback},
-    {"overlong_run_dir_b", [](Pair& p) { // ENAMETOOLONG escapes pathlib's is_dir()
+     },
+     Semantics::referenceCrash, Stderr::lastLineOfTraceback},
+    {"overlong_run_dir_b",
+     [](Pair& p) { // ENAMETOOLONG escapes pathlib's is_dir()
          fullRun(p);
          p.argB = std::string(5000, 'x');
-     }, Semantics::referenceCrash, Stderr::lastLineOfTraceback},
-    {"one_sided_buffer", [](Pair& p) {
+     },
+     Semantics::referenceCrash, Stderr::lastLineOfTraceback},
+    {"one_sided_buffer",
+     [](Pair& p) {
          fullRun(p);
          fs::remove(dumpPath(p.b, 2, "h_q_logits"));
          test::writeDump(p.b, 1, "x_not_in_a", std::vector<float>{1});
          fs::remove(dumpPath(p.a, 3, "k_outcome_b"));
-     }, Semantics::oneSided},
-    {"steps_1_and_3_only", [](Pair& p) {
+     },
+     Semantics::oneSided},
+    {"steps_1_and_3_only",
+     [](Pair& p) {
          writeFullStep(p, 1);
          writeFullStep(p, 3);
          nudgeB(p, 3, "i_grad_ln_a_gain_per_row");
      }},
-    {"steps_beyond_3", [](Pair& p) {
+    {"steps_beyond_3",
+     [](Pair& p) {
          fullRun(p);
          writeFullStep(p, 4);
          writeFullStep(p, 12);
          nudgeB(p, 4, "h_q_logits");
          nudgeB(p, 12, "g_sampled_h_t");
-     }, Semantics::beyondStep3},
-    {"unclassified_files_equal", [](Pair& p) {
+     },
+     Semantics::beyondStep3},
+    {"unclassified_files_equal",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 0, "z_unknown", std::vector<float>{1});
          test::writeDump(p.b, 0, "z_unknown", std::vector<float>{1});
          test::writeDump(p.a, 1, "h_q_logits_extra", std::vector<float>{3});
          test::writeDump(p.b, 1, "h_q_logits_extra", std::vector<float>{3});
          test::writeText(p.a / "notes.txt", "not a dump");
-     }, Semantics::unclassifiedEqual},
-    {"unclassified_files_differ", [](Pair& p) {
+     },
+     Semantics::unclassifiedEqual},
+    {"unclassified_files_differ",
+     [](Pair& p) {
          fullRun(p);
          test::writeDump(p.a, 0, "z_unknown", std::vector<float>{1});
          test::writeDump(p.b, 0, "z_unknown", std::vector<float>{2});
          test::writeDump(p.a, 1, "h_q_logits_extra", std::vector<float>{1});
          test::writeDump(p.b, 1, "h_q_logits_extra", std::vector<float>{3});
          test::writeText(p.a / "notes.txt", "not a dump");
-     }, Semantics::unclassifiedDiffer},
-    {"empty_files", [](Pair& p) {
+     },
+     Semantics::unclassifiedDiffer},
+    {"empty_files",
+     [](Pair& p) {
          fullRun(p);
          test::writeText(dumpPath(p.a, 0, "h_pi_logits"), "");
          test::writeText(dumpPath(p.b, 0, "h_pi_logits"), "");
      }},
-    {"empty_vs_nonempty", [](Pair& p) {
+    {"empty_vs_nonempty",
+     [](Pair& p) {
          fullRun(p);
          test::writeText(dumpPath(p.a, 3, "k_outcome_b"), "");
      }},
-    {"empty_runs", [](Pair& p) {
+    {"empty_runs",
+     [](Pair& p) {
          fs::create_directories(p.a);
          fs::create_directories(p.b);
-     }, Semantics::noDumps},
-    {"fifo_and_dir_named_like_dumps", [](Pair& p) { // is_file() is false for both: skipped
+     },
+     Semantics::noDumps},
+    {"fifo_and_dir_named_like_dumps",
+     [](Pair& p) { // is_file() is false for both: skipped
          fullRun(p);
          fs::remove(dumpPath(p.a, 0, "h_v_pred"));
          fs::remove(dumpPath(p.b, 0, "h_v_pred"));
          ASSERT_EQ(::mkfifo(dumpPath(p.a, 0, "h_v_pred").c_str(), 0600), 0);
          ASSERT_EQ(::mkfifo(dumpPath(p.b, 0, "h_v_pred").c_str(), 0600), 0);
-     }, Semantics::nonRegular},
-    {"sample_h200_identical", [](Pair& p) {
+     },
+     Semantics::nonRegular},
+    {"sample_h200_identical",
+     [](Pair& p) {
          ASSERT_TRUE(test::unpackSample("h200-identical.tar.xz", p.root));
          p.a = p.root / "s0_identical/a";
          p.b = p.root / "s0_identical/b";
          p.argA = p.a.string();
          p.argB = p.b.string();
      }},
-    {"sample_h200_noisy_head", [](Pair& p) {
+    {"sample_h200_noisy_head",
+     [](Pair& p) {
          ASSERT_TRUE(test::unpackSample("h200-noisy-head.tar.xz", p.root));
          p.a = p.root / "s2_noisy_head/a";
          p.b = p.root / "s2_noisy_head/b";
@@ -231,10 +277,11 @@ const std::vector<ParityCase> kCases = {
 };
 
 class Parity : public ::testing::TestWithParam<ParityCase> {
-protected:
+  protected:
     void SetUp() override {
         m_python = findOnPath("python3");
-        if (m_python.empty()) GTEST_SKIP() << "python3 not on PATH: parity with the reference untestable";
+        if (m_python.empty())
+            GTEST_SKIP() << "python3 not on PATH: parity with the reference untestable";
         if (!fs::is_regular_file(DUMPSCOPE_REFERENCE_SCRIPT))
             GTEST_SKIP() << "reference script absent: " << DUMPSCOPE_REFERENCE_SCRIPT;
         if (std::string(GetParam().name).rfind("sample_", 0) == 0 && test::sharedDir().empty())
@@ -248,8 +295,9 @@ protected:
     }
     // The script's stdout is UTF-8 whatever the caller's locale (dumpscope's always is).
     ProcessResult reference() const {
-        return test::runProcess({m_python.string(), DUMPSCOPE_REFERENCE_SCRIPT, m_pair.argA, m_pair.argB},
-                                {"PYTHONIOENCODING=utf-8"});
+        return test::runProcess(
+            {m_python.string(), DUMPSCOPE_REFERENCE_SCRIPT, m_pair.argA, m_pair.argB},
+            {"PYTHONIOENCODING=utf-8"});
     }
     ProcessResult cli(std::vector<std::string> extra) const {
         std::vector<std::string> argv{DUMPSCOPE_CLI_PATH};
@@ -454,8 +502,10 @@ TEST(PythonTextForms, FloatReprAndG6MatchPythonOnRandomValues) {
     std::string ours;
     for (std::size_t i = 0; i < bits.size(); ++i) {
         const double x = static_cast<double>(test::floatFromBits(bits[i]));
-        const double y = static_cast<double>(test::floatFromBits(bits[(i + bits.size() - 1) % bits.size()]));
-        ours += pythonFloatRepr(x) + " " + pythonFormatG6(x) + " " + pythonFormatG6(std::fabs(x - y)) + "\n";
+        const double y =
+            static_cast<double>(test::floatFromBits(bits[(i + bits.size() - 1) % bits.size()]));
+        ours += pythonFloatRepr(x) + " " + pythonFormatG6(x) + " " +
+                pythonFormatG6(std::fabs(x - y)) + "\n";
     }
     // Compare line by line so a failure names the value, not a 2 MB blob.
     std::size_t posA = 0, posB = 0, mismatches = 0;

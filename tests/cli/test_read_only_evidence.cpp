@@ -48,7 +48,8 @@ TEST(ReadOnlyEvidence, EveryCliModeAndReportLeavesTheRunsUntouched) {
         const auto text = cli({a, b});
         EXPECT_EQ(text.exitCode, 2) << text.err;
         EXPECT_NE(text.out.find("=== step 1 ==="), std::string::npos);
-        EXPECT_NE(text.err.find("step_2_h_v_pred.bin: size 5 bytes"), std::string::npos) << text.err;
+        EXPECT_NE(text.err.find("step_2_h_v_pred.bin: size 5 bytes"), std::string::npos)
+            << text.err;
 
         const auto json = cli({a, b, "--json"});
         EXPECT_EQ(json.exitCode, 2);
@@ -63,7 +64,8 @@ TEST(ReadOnlyEvidence, EveryCliModeAndReportLeavesTheRunsUntouched) {
         }
         EXPECT_EQ(cli({a, b, "--strict", "--quiet"}).exitCode, 2);
         EXPECT_EQ(cli({a, b, "--reference-compat"}).exitCode, 2);
-        EXPECT_EQ(cli({a, a}).exitCode, 2); // the same directory twice (its ragged file is still an error)
+        EXPECT_EQ(cli({a, a}).exitCode,
+                  2); // the same directory twice (its ragged file is still an error)
 
         // A report aimed into a run directory is refused, not written.
         for (const std::string& run : {a, b}) {
@@ -85,7 +87,8 @@ TEST(ReadOnlyEvidence, NoWritePermissionIsNeededToCompare) {
     writeRunPair(dir, {0, 1});
     perturb(dir, 1, "h_q_logits");
     ReadOnlyTree readOnly(dir.path());
-    ASSERT_LT(::open((dir / "a" / "step_0_h_q_logits.bin").c_str(), O_WRONLY), 0) << "chmod had no effect";
+    ASSERT_LT(::open((dir / "a" / "step_0_h_q_logits.bin").c_str(), O_WRONLY), 0)
+        << "chmod had no effect";
     const auto r = cli({(dir / "a").string(), (dir / "b").string(), "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err; // a divergence, and no buffer in error
     EXPECT_TRUE(r.err.empty()) << r.err;

@@ -79,7 +79,8 @@ TEST(PythonFormatG6, MatchesPythonFormatSpec) {
     EXPECT_EQ(pythonFormatG6(0.0001), "0.0001");
     EXPECT_EQ(pythonFormatG6(0.00005), "5e-05");
     EXPECT_EQ(pythonFormatG6(5e-324), "4.94066e-324");
-    EXPECT_EQ(pythonFormatG6(static_cast<double>(std::numeric_limits<float>::max())), "3.40282e+38");
+    EXPECT_EQ(pythonFormatG6(static_cast<double>(std::numeric_limits<float>::max())),
+              "3.40282e+38");
     EXPECT_EQ(pythonFormatG6(4294967295.0), "4.29497e+09");
     EXPECT_EQ(pythonFormatG6(std::numeric_limits<double>::infinity()), "inf");
     EXPECT_EQ(pythonFormatG6(-std::numeric_limits<double>::quiet_NaN()), "nan");
@@ -149,7 +150,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 class ReferenceCompatRun : public ::testing::Test {
-protected:
+  protected:
     TempDir tmp;
     fs::path a = tmp / "a";
     fs::path b = tmp / "b";
@@ -163,14 +164,16 @@ TEST_F(ReferenceCompatRun, MissingRunDirGoesToStderrWithExitTwo) {
     const auto r = run(a.string() + "/", (tmp / "nope").string() + "//");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "ERROR: run dirs missing: " + a.string() + " or " + (tmp / "nope").string() + "\n");
+    EXPECT_EQ(r.err,
+              "ERROR: run dirs missing: " + a.string() + " or " + (tmp / "nope").string() + "\n");
 }
 
 TEST_F(ReferenceCompatRun, MissingADoesNotLookAtB) {
     const std::string overlong(5000, 'y'); // stat() on it fails with ENAMETOOLONG
     const auto r = run((tmp / "nope").string(), overlong);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err, "ERROR: run dirs missing: " + (tmp / "nope").string() + " or " + overlong + "\n");
+    EXPECT_EQ(r.err,
+              "ERROR: run dirs missing: " + (tmp / "nope").string() + " or " + overlong + "\n");
 }
 
 TEST_F(ReferenceCompatRun, UncaughtOSErrorExitsOneWithPythonsLastTracebackLine) {
@@ -200,9 +203,9 @@ TEST_F(ReferenceCompatRun, EmptyRunsPrintEverySkipAndTheAllEqualVerdict) {
     std::string expected;
     for (int step = 0; step <= 3; ++step) {
         expected += "=== step " + std::to_string(step) + " ===\n";
-        for (const char* label : {"G (PER replay sample)", "H (head fwd outputs)",
-                                  "I (pre-reduce grad scratch)", "J (per-head grad_h_t)",
-                                  "K (outcome head inputs)"})
+        for (const char* label :
+             {"G (PER replay sample)", "H (head fwd outputs)", "I (pre-reduce grad scratch)",
+              "J (per-head grad_h_t)", "K (outcome head inputs)"})
             expected += std::string("  -- group ") + label +
                         " --\n    SKIP — no buffers dumped for this group/step\n";
         expected += "  SKIP — no buffers dumped for this step\n";
@@ -221,8 +224,9 @@ TEST_F(ReferenceCompatRun, ValueEqualityNanDivergesSignedZeroMatches) {
     const auto r = run(a.string(), b.string());
     EXPECT_EQ(r.code, 1);
     EXPECT_TRUE(contains(r.out, "    q_logits: EQUAL (2 elements)\n")) << r.out;
-    EXPECT_TRUE(contains(r.out,
-        "    v_pred: DIVERGE at idx 0 max|Δ|=0 (showing up to 3): [0]: A=nan B=nan\n")) << r.out;
+    EXPECT_TRUE(contains(
+        r.out, "    v_pred: DIVERGE at idx 0 max|Δ|=0 (showing up to 3): [0]: A=nan B=nan\n"))
+        << r.out;
     EXPECT_TRUE(contains(r.out, "  diverged group(s): ['H (head fwd outputs)']\n")) << r.out;
     EXPECT_TRUE(contains(r.out, "  Group H (head fwd outputs): DIVERGE in ['v_pred']\n"));
     EXPECT_TRUE(contains(r.out, "  Group G (PER replay sample): (no dump)\n"));
@@ -258,7 +262,8 @@ TEST_F(ReferenceCompatRun, Int32ValuesPrintAsIntsAndDeltaInDouble) {
 
 TEST_F(ReferenceCompatRun, StreamsPastTheChunkSizeAndCountsAllElements) {
     std::vector<float> values(100000);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<float>(i);
     writeDump(a, 0, "i_cfc_grad_b_scratch", values);
     writeDump(b, 0, "i_cfc_grad_b_scratch", values);
     writeDump(a, 0, "i_cfc_grad_tau_scratch", values);

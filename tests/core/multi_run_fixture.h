@@ -15,14 +15,16 @@ struct Candidates {
     std::filesystem::path base() const { return *dirs.front() / "a"; }
     std::vector<std::filesystem::path> runs() const {
         std::vector<std::filesystem::path> out;
-        for (const auto& d : dirs) out.push_back(*d / "b");
+        for (const auto& d : dirs)
+            out.push_back(*d / "b");
         return out;
     }
     // A candidate identical to the base, then `perturbs` applied: (step, file) pairs.
     void add(const std::vector<std::pair<std::uint64_t, std::string>>& perturbs) {
         dirs.push_back(std::make_unique<TempDir>());
         writeRunPair(*dirs.back());
-        for (const auto& [step, file] : perturbs) perturb(*dirs.back(), step, file);
+        for (const auto& [step, file] : perturbs)
+            perturb(*dirs.back(), step, file);
     }
 };
 

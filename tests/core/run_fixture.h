@@ -27,7 +27,9 @@ inline void writeRunPair(const TempDir& dir, const std::set<std::uint64_t>& step
                     } else {
                         std::vector<float> v(8);
                         for (int i = 0; i < 8; ++i)
-                            v[static_cast<std::size_t>(i)] = static_cast<float>(step * 100 + static_cast<std::uint64_t>(k)) + static_cast<float>(i) / 8.0f;
+                            v[static_cast<std::size_t>(i)] =
+                                static_cast<float>(step * 100 + static_cast<std::uint64_t>(k)) +
+                                static_cast<float>(i) / 8.0f;
                         writeDump(dir / run, step, b.file, v);
                     }
                 }
@@ -37,7 +39,8 @@ inline void writeRunPair(const TempDir& dir, const std::set<std::uint64_t>& step
 }
 
 // Flips the lowest bit of element `index` of run B's buffer (a 1-ULP difference).
-inline void perturb(const TempDir& dir, std::uint64_t step, const std::string& file, std::size_t index = 3) {
+inline void perturb(const TempDir& dir, std::uint64_t step, const std::string& file,
+                    std::size_t index = 3) {
     const auto path = dir / "b" / ("step_" + std::to_string(step) + "_" + file + ".bin");
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     f.seekg(static_cast<std::streamoff>(index * 4));

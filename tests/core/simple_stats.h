@@ -17,14 +17,15 @@
 namespace dumpscope::test {
 
 // The simple path: one element at a time, every rule taken from dtype.h / stats.h's contract.
-inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
-                        const Tolerance& tol) {
+inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a,
+                               const std::vector<unsigned char>& b, const Tolerance& tol) {
     const std::size_t es = dtypeSize(t);
     BufferStats s;
     s.nA = a.size() / es;
     s.nB = b.size() / es;
     std::vector<ElementDiff> all;
-    auto scan = [&](const std::vector<unsigned char>& v, std::uint64_t& nan, std::uint64_t& inf, double& maxAbs) {
+    auto scan = [&](const std::vector<unsigned char>& v, std::uint64_t& nan, std::uint64_t& inf,
+                    double& maxAbs) {
         for (std::size_t i = 0; i < v.size() / es; ++i) {
             const auto bits = loadBits(t, v.data() + i * es);
             nan += bitsIsNan(t, bits);
@@ -52,16 +53,23 @@ inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a, con
             ++s.ulpHistogram.undefined;
         }
         const double vx = bitsToDouble(t, x), vy = bitsToDouble(t, y);
-        const double delta = !ulp ? std::nan("") : isFloat(t) ? std::fabs(vx - vy) : static_cast<double>(*ulp);
-        if (std::isnan(delta)) ++s.deltaHistogram.nan;
-        else if (delta == 0) ++s.deltaHistogram.zero, ++s.signedZeroDiffs;
-        else if (std::isinf(delta)) ++s.deltaHistogram.infinite;
-        else ++s.deltaHistogram.counts[deltaDecade(delta) - DeltaHistogram::kMinDecade];
+        const double delta = !ulp         ? std::nan("")
+                             : isFloat(t) ? std::fabs(vx - vy)
+                                          : static_cast<double>(*ulp);
+        if (std::isnan(delta))
+            ++s.deltaHistogram.nan;
+        else if (delta == 0)
+            ++s.deltaHistogram.zero, ++s.signedZeroDiffs;
+        else if (std::isinf(delta))
+            ++s.deltaHistogram.infinite;
+        else
+            ++s.deltaHistogram.counts[deltaDecade(delta) - DeltaHistogram::kMinDecade];
         if (tol.any() && !(nanX && nanY)) {
             bool within = !std::isnan(delta);
             if (within && delta != 0) {
                 if (tol.atol || tol.rtol)
-                    within = delta <= tol.atol.value_or(0.0) + tol.rtol.value_or(0.0) * std::fabs(vy);
+                    within =
+                        delta <= tol.atol.value_or(0.0) + tol.rtol.value_or(0.0) * std::fabs(vy);
                 if (tol.ulp) within = within && ulp && *ulp <= *tol.ulp;
             }
             s.outsideTolerance += !within;
@@ -69,21 +77,28 @@ inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a, con
         const ElementDiff d{i, x, y, delta};
         if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);
         if (std::isnan(delta)) continue;
-        if (!s.maxAbsDeltaIndex || delta > s.maxAbsDelta) s.maxAbsDelta = delta, s.maxAbsDeltaIndex = i;
+        if (!s.maxAbsDeltaIndex || delta > s.maxAbsDelta)
+            s.maxAbsDelta = delta, s.maxAbsDeltaIndex = i;
         const double scale = std::max(std::fabs(vx), std::fabs(vy));
-        s.maxRelDelta = std::max(s.maxRelDelta, std::isinf(delta) ? INFINITY : scale > 0 ? delta / scale : 0.0);
+        s.maxRelDelta = std::max(s.maxRelDelta, std::isinf(delta) ? INFINITY
+                                                : scale > 0       ? delta / scale
+                                                                  : 0.0);
         all.push_back(d);
     }
-    std::stable_sort(all.begin(), all.end(), [](const auto& p, const auto& q) { return p.absDelta > q.absDelta; });
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& p, const auto& q) { return p.absDelta > q.absDelta; });
     all.resize(std::min(all.size(), BufferStats::kKeep));
     s.largestDiffs = all;
     return s;
 }
 
 // Doubles compared as bits, so NaN == NaN and -0 != +0: both paths must compute the same thing.
-inline std::uint64_t bitsOf(double v) { return std::bit_cast<std::uint64_t>(v); }
+inline std::uint64_t bitsOf(double v) {
+    return std::bit_cast<std::uint64_t>(v);
+}
 
-inline void expectSameDiffs(const std::vector<ElementDiff>& fast, const std::vector<ElementDiff>& simple) {
+inline void expectSameDiffs(const std::vector<ElementDiff>& fast,
+                            const std::vector<ElementDiff>& simple) {
     ASSERT_EQ(fast.size(), simple.size());
     for (std::size_t i = 0; i < fast.size(); ++i) {
         EXPECT_EQ(fast[i].index, simple[i].index) << "entry " << i;

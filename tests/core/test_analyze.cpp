@@ -97,7 +97,8 @@ TEST_P(DecisionTree, TakesTheReferencesBranchAndFindsTheRootCause) {
     const auto& c = GetParam();
     TempDir dir;
     test::writeRunPair(dir);
-    for (const auto& f : c.files) perturb(dir, 1, f);
+    for (const auto& f : c.files)
+        perturb(dir, 1, f);
     perturb(dir, 3, "k_outcome_w"); // later divergences must not matter
     auto an = run(dir);
     const auto& v = an.verdict;
@@ -115,22 +116,63 @@ TEST_P(DecisionTree, TakesTheReferencesBranchAndFindsTheRootCause) {
 INSTANTIATE_TEST_SUITE_P(
     Branches, DecisionTree,
     ::testing::Values(
-        TreeCase{"GOnly", {"g_sampled_actions"}, DecisionCase::g_only, {"G"}, {"G"}, {"sampled_actions"}},
-        TreeCase{"HWithoutG", {"h_q_logits", "h_v_pred"}, DecisionCase::h_without_g, {"H"}, {"H"}, {"q_logits", "v_pred"}},
-        TreeCase{"IOnly", {"i_cfc_grad_b_scratch"}, DecisionCase::i, {"I"}, {"I"}, {"cfc_grad_b_scratch"}},
+        TreeCase{"GOnly",
+                 {"g_sampled_actions"},
+                 DecisionCase::g_only,
+                 {"G"},
+                 {"G"},
+                 {"sampled_actions"}},
+        TreeCase{"HWithoutG",
+                 {"h_q_logits", "h_v_pred"},
+                 DecisionCase::h_without_g,
+                 {"H"},
+                 {"H"},
+                 {"q_logits", "v_pred"}},
+        TreeCase{"IOnly",
+                 {"i_cfc_grad_b_scratch"},
+                 DecisionCase::i,
+                 {"I"},
+                 {"I"},
+                 {"cfc_grad_b_scratch"}},
         TreeCase{"JWithoutI", {"j_grad_h_t_q"}, DecisionCase::j, {"J"}, {"J"}, {"grad_h_t_q"}},
-        TreeCase{"KOnlyIsUnexpected", {"k_outcome_b"}, DecisionCase::unexpected, {"K"}, {"K"}, {"outcome_b"}},
-        TreeCase{"GAndHIsUnexpected", {"g_sampled_h_t", "h_q_logits"}, DecisionCase::unexpected, {"G", "H"}, {"G"}, {"sampled_h_t"}},
+        TreeCase{"KOnlyIsUnexpected",
+                 {"k_outcome_b"},
+                 DecisionCase::unexpected,
+                 {"K"},
+                 {"K"},
+                 {"outcome_b"}},
+        TreeCase{"GAndHIsUnexpected",
+                 {"g_sampled_h_t", "h_q_logits"},
+                 DecisionCase::unexpected,
+                 {"G", "H"},
+                 {"G"},
+                 {"sampled_h_t"}},
         // The reference blames I; the data came from G.
-        TreeCase{"GIJBlamesGByDataflow", {"g_sampled_h_t", "i_attn_grad_q_scratch", "j_grad_h_t_v"}, DecisionCase::i,
-                 {"G", "I", "J"}, {"G"}, {"sampled_h_t"}},
-        TreeCase{"HIJRootsInH", {"h_q_logits", "i_vsn_grad_b_scratch", "j_grad_h_t_combined"}, DecisionCase::h_without_g,
-                 {"H", "I", "J"}, {"H"}, {"q_logits"}},
-        TreeCase{"KAndJRootsInK", {"k_outcome_labels", "j_grad_h_t_outcome"}, DecisionCase::j, {"J", "K"}, {"K"},
+        TreeCase{"GIJBlamesGByDataflow",
+                 {"g_sampled_h_t", "i_attn_grad_q_scratch", "j_grad_h_t_v"},
+                 DecisionCase::i,
+                 {"G", "I", "J"},
+                 {"G"},
+                 {"sampled_h_t"}},
+        TreeCase{"HIJRootsInH",
+                 {"h_q_logits", "i_vsn_grad_b_scratch", "j_grad_h_t_combined"},
+                 DecisionCase::h_without_g,
+                 {"H", "I", "J"},
+                 {"H"},
+                 {"q_logits"}},
+        TreeCase{"KAndJRootsInK",
+                 {"k_outcome_labels", "j_grad_h_t_outcome"},
+                 DecisionCase::j,
+                 {"J", "K"},
+                 {"K"},
                  {"outcome_labels"}},
         // Two independent sources: H and K both feed J, neither is fed by a divergent group.
-        TreeCase{"TwoRoots", {"h_pi_logits", "k_outcome_w", "j_grad_h_t_pi"}, DecisionCase::h_without_g,
-                 {"H", "J", "K"}, {"H", "K"}, {"pi_logits", "outcome_w"}}),
+        TreeCase{"TwoRoots",
+                 {"h_pi_logits", "k_outcome_w", "j_grad_h_t_pi"},
+                 DecisionCase::h_without_g,
+                 {"H", "J", "K"},
+                 {"H", "K"},
+                 {"pi_logits", "outcome_w"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Analyze, CulpritTableListsEveryGroupAtTheFirstStep) {
@@ -234,8 +276,10 @@ TEST(Analyze, RaggedFileIsAnErrorAndTheRestGoesOn) {
     auto an = run(dir);
     const auto& b = find(an, 0, "q_logits");
     EXPECT_EQ(b.status, Status::error);
-    EXPECT_NE(b.error.find("step_0_h_q_logits.bin: size 7 bytes is not a multiple of the element size 4 (f32)"),
-              std::string::npos)
+    EXPECT_NE(
+        b.error.find(
+            "step_0_h_q_logits.bin: size 7 bytes is not a multiple of the element size 4 (f32)"),
+        std::string::npos)
         << b.error;
     EXPECT_EQ(an.matrix[0].cells[1].status, Status::error);
     EXPECT_EQ(find(an, 1, "grad_h_t_v").status, Status::diverge); // analysis went on
@@ -315,23 +359,26 @@ TEST(Analyze, ProgressReportsEveryBufferAndCanCancel) {
     TempDir dir;
     test::writeRunPair(dir);
     std::size_t calls = 0, lastTotal = 0;
-    analyze(dir / "a", dir / "b", {}, [&](std::size_t, const BufferResult& r, std::size_t done, std::size_t total) {
-        ++calls;
-        EXPECT_FALSE(r.pending);
-        EXPECT_EQ(done, calls);
-        lastTotal = total;
-        return true;
-    });
+    analyze(dir / "a", dir / "b", {},
+            [&](std::size_t, const BufferResult& r, std::size_t done, std::size_t total) {
+                ++calls;
+                EXPECT_FALSE(r.pending);
+                EXPECT_EQ(done, calls);
+                lastTotal = total;
+                return true;
+            });
     EXPECT_EQ(calls, 124u);
     EXPECT_EQ(lastTotal, 124u);
 
     AnalyzeOptions single;
     single.threads = 1;
-    auto an = analyze(dir / "a", dir / "b", single,
-                      [&](std::size_t, const BufferResult&, std::size_t done, std::size_t) { return done < 10; });
+    auto an = analyze(
+        dir / "a", dir / "b", single,
+        [&](std::size_t, const BufferResult&, std::size_t done, std::size_t) { return done < 10; });
     EXPECT_TRUE(an.cancelled);
     std::size_t pending = 0;
-    for (const auto& b : an.buffers) pending += b.pending;
+    for (const auto& b : an.buffers)
+        pending += b.pending;
     EXPECT_EQ(pending, 124u - 10u);
 }
 
@@ -342,7 +389,8 @@ TEST(Analyze, PlanListsTheWorkWithoutReadingIt) {
     auto p = plan(dir / "a", dir / "b");
     EXPECT_EQ(p.steps, (std::vector<std::uint64_t>{0, 5}));
     EXPECT_EQ(p.buffers.size(), 62u);
-    for (const auto& b : p.buffers) EXPECT_TRUE(b.pending);
+    for (const auto& b : p.buffers)
+        EXPECT_TRUE(b.pending);
     EXPECT_EQ(p.matrix[1].cells[1].nPending, 5u);
 }
 

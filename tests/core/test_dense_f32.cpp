@@ -42,10 +42,18 @@ std::uint32_t partner(std::uint32_t x, std::mt19937_64& rng) {
     for (;;) {
         std::uint32_t y = x;
         switch (rng() % 4) {
-        case 0: y = x + 1 + static_cast<std::uint32_t>(rng() % 4); break;
-        case 1: y = x ^ 0x80000000u; break;
-        case 2: y = finiteBits(rng); break;
-        default: y = x ^ 1u; break;
+        case 0:
+            y = x + 1 + static_cast<std::uint32_t>(rng() % 4);
+            break;
+        case 1:
+            y = x ^ 0x80000000u;
+            break;
+        case 2:
+            y = finiteBits(rng);
+            break;
+        default:
+            y = x ^ 1u;
+            break;
         }
         if (y != x && (y & 0x7f800000u) != 0x7f800000u) return y;
     }
@@ -143,20 +151,24 @@ Case makeCase(Pattern p, std::size_t n, std::mt19937_64& rng) {
         return {toBytes(a), toBytes(b)};
     }
     for (std::size_t i = 0; i < n; ++i) {
-        a[i] = p == Pattern::tiesEverywhere ? 0x3f800000u + static_cast<std::uint32_t>(rng() % 1000) * 2
-                                            : finiteBits(rng);
+        a[i] = p == Pattern::tiesEverywhere
+                   ? 0x3f800000u + static_cast<std::uint32_t>(rng() % 1000) * 2
+                   : finiteBits(rng);
         const std::size_t block = i / kBlock;
         bool differ = true;
-        if (p == Pattern::alternatingBlocks) differ = block % 3 == 1 ? rng() % 100 == 0 : rng() % 10 != 0;
+        if (p == Pattern::alternatingBlocks)
+            differ = block % 3 == 1 ? rng() % 100 == 0 : rng() % 10 != 0;
         if (p == Pattern::quarterDiffer) differ = rng() % 100 < 30;
         b[i] = !differ ? a[i] : p == Pattern::tiesEverywhere ? a[i] + 1 : partner(a[i], rng);
     }
     // B = 1 and A = 1 - 2^-20 or 1 - 2^-19: |Δ| is exactly rtol * |B| (within) or twice it
     // (outside) for rtol = 2^-20, and more than rtol * |A| either way: the limit uses B's value.
     if (p == Pattern::onTheLimit)
-        for (std::size_t i = 0; i < n; ++i) a[i] = i % 3 ? 0x3f7ffff0u : 0x3f7fffe0u, b[i] = 0x3f800000u;
+        for (std::size_t i = 0; i < n; ++i)
+            a[i] = i % 3 ? 0x3f7ffff0u : 0x3f7fffe0u, b[i] = 0x3f800000u;
     if (p == Pattern::allDiffer)
-        for (std::size_t i = 0; i < n; i += 97) a[i] = 0, b[i] = 0x80000000u; // +0 vs -0: |Δ| 0, 1 ULP
+        for (std::size_t i = 0; i < n; i += 97)
+            a[i] = 0, b[i] = 0x80000000u; // +0 vs -0: |Δ| 0, 1 ULP
     if (p == Pattern::specialInsideDense && n > 4 * kBlock) {
         a[2 * kBlock + 17] = 0x7fc00000u;  // NaN on A in block 2
         b[4 * kBlock + 900] = 0xff800000u; // -Inf on B in block 4
@@ -175,7 +187,7 @@ BufferStats inPieces(const Case& c, std::mt19937_64& rng, const Tolerance& tol) 
 }
 
 class DenseF32 : public ::testing::Test {
-protected:
+  protected:
     void TearDown() override { detail::setVectorPathsAllowed(true); }
 };
 
@@ -201,43 +213,51 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
          {Pattern::allDiffer, Pattern::alternatingBlocks, Pattern::quarterDiffer,
           Pattern::specialInsideDense, Pattern::tiesEverywhere, Pattern::onTheLimit,
           Pattern::fewUlpAcrossBinades, Pattern::nearPowersOfTen, Pattern::exactnessEdge})
-        for (std::size_t n : {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}})
+        for (std::size_t n :
+             {6 * kBlock, 6 * kBlock + 5, 5 * kBlock - 3, std::size_t{20000}, std::size_t{40}})
             for (const Tolerance& tol : tolerances()) {
-            SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) + " n=" + std::to_string(n) +
-                         " tolerance " + std::to_string(tol.atol.has_value()) + std::to_string(tol.ulp.has_value()));
-            const Case c = makeCase(p, n, rng);
-            detail::setVectorPathsAllowed(true);
-            const std::uint64_t blocks0 = detail::denseF32Blocks(),
-                                thresholds0 = detail::denseThresholdBlocks(),
-                                single0 = detail::denseSingleBlocks();
-            const auto vector = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
-            if (p == Pattern::exactnessEdge && n >= 6 * kBlock && detail::cpuHasAvx2()) {
-                const std::uint64_t single = detail::denseSingleBlocks() - single0;
-                EXPECT_GT(single, 0u) << "one buffer's |Δ| computed both in float32 and in double";
-                EXPECT_GT(detail::denseF32Blocks() - blocks0 - single, 0u)
-                    << "one buffer's |Δ| computed both in float32 and in double";
-            }
-            if (p == Pattern::fewUlpAcrossBinades && n >= 6 * kBlock && detail::cpuHasAvx2()) {
-                const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholds0;
-                EXPECT_GT(byThresholds, 0u) << "one buffer binned both ways";
-                EXPECT_GT(detail::denseF32Blocks() - blocks0 - byThresholds, 0u)
-                    << "one buffer binned both ways";
-            }
-            const auto pieces = inPieces(c, rng, tol);
-            detail::setVectorPathsAllowed(false);
-            const auto words = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
-            const auto simple = simpleStats(DType::f32, c.a, c.b, tol);
-            if (tol.any() && simple.nDiff > 100 && p != Pattern::tiesEverywhere && p != Pattern::onTheLimit &&
-                tol.ulp != std::uint64_t{0}) { // ties are all 1 ULP; ULP 0 allows nothing there
-                // The tolerance splits the differences, so a miscount cannot hide at 0 or n_diff.
-                EXPECT_GT(simple.outsideTolerance, 0u);
-                EXPECT_LT(simple.outsideTolerance, simple.nDiff);
-            }
-            expectSameStats(vector, simple);
-            expectSameStats(pieces, simple);
-            expectSameStats(words, simple);
-            test::expectSameHashes(vector, words);
-            test::expectSameHashes(pieces, words);
+                SCOPED_TRACE("pattern " + std::to_string(static_cast<int>(p)) +
+                             " n=" + std::to_string(n) + " tolerance " +
+                             std::to_string(tol.atol.has_value()) +
+                             std::to_string(tol.ulp.has_value()));
+                const Case c = makeCase(p, n, rng);
+                detail::setVectorPathsAllowed(true);
+                const std::uint64_t blocks0 = detail::denseF32Blocks(),
+                                    thresholds0 = detail::denseThresholdBlocks(),
+                                    single0 = detail::denseSingleBlocks();
+                const auto vector =
+                    compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+                if (p == Pattern::exactnessEdge && n >= 6 * kBlock && detail::cpuHasAvx2()) {
+                    const std::uint64_t single = detail::denseSingleBlocks() - single0;
+                    EXPECT_GT(single, 0u)
+                        << "one buffer's |Δ| computed both in float32 and in double";
+                    EXPECT_GT(detail::denseF32Blocks() - blocks0 - single, 0u)
+                        << "one buffer's |Δ| computed both in float32 and in double";
+                }
+                if (p == Pattern::fewUlpAcrossBinades && n >= 6 * kBlock && detail::cpuHasAvx2()) {
+                    const std::uint64_t byThresholds = detail::denseThresholdBlocks() - thresholds0;
+                    EXPECT_GT(byThresholds, 0u) << "one buffer binned both ways";
+                    EXPECT_GT(detail::denseF32Blocks() - blocks0 - byThresholds, 0u)
+                        << "one buffer binned both ways";
+                }
+                const auto pieces = inPieces(c, rng, tol);
+                detail::setVectorPathsAllowed(false);
+                const auto words =
+                    compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+                const auto simple = simpleStats(DType::f32, c.a, c.b, tol);
+                if (tol.any() && simple.nDiff > 100 && p != Pattern::tiesEverywhere &&
+                    p != Pattern::onTheLimit &&
+                    tol.ulp != std::uint64_t{0}) { // ties are all 1 ULP; ULP 0 allows nothing there
+                    // The tolerance splits the differences, so a miscount cannot hide at 0 or
+                    // n_diff.
+                    EXPECT_GT(simple.outsideTolerance, 0u);
+                    EXPECT_LT(simple.outsideTolerance, simple.nDiff);
+                }
+                expectSameStats(vector, simple);
+                expectSameStats(pieces, simple);
+                expectSameStats(words, simple);
+                test::expectSameHashes(vector, words);
+                test::expectSameHashes(pieces, words);
             }
     if (detail::cpuHasAvx2()) {
         const std::uint64_t blocks = detail::denseF32Blocks() - blocksBefore;
@@ -251,17 +271,20 @@ TEST_F(DenseF32, MatchesTheSimplePathAndTheWordSearchOnEveryPattern) {
         EXPECT_GT(single, 50u) << "the float32 kernel never ran";
         EXPECT_GT(blocks - single, 50u) << "the double kernel never ran";
     } else
-        std::cout << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
+        std::cout
+            << "[   NOTE   ] this CPU has no AVX2: only the word-at-a-time path was checked\n";
 }
 
 // The vector path is taken with a tolerance, and not where it would not pay or could not be
 // exact: a block with NaN or Inf on a side, a shaped buffer (per-row counts), sparse blocks.
 TEST_F(DenseF32, IsSkippedForSpecialValuesShapesAndSparseBlocks) {
-    if (!detail::cpuHasAvx2()) GTEST_SKIP() << "this CPU has no AVX2: there is no vector path to skip";
+    if (!detail::cpuHasAvx2())
+        GTEST_SKIP() << "this CPU has no AVX2: there is no vector path to skip";
     std::mt19937_64 rng(7);
     const auto count = [](const Case& c, const Tolerance& tol) {
         const std::uint64_t before = detail::denseF32Blocks();
-        const auto s = compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
+        const auto s =
+            compareMemory(DType::f32, c.a.data(), c.a.size(), c.b.data(), c.b.size(), tol);
         EXPECT_EQ(s.nDiff, simpleStats(DType::f32, c.a, c.b, tol).nDiff);
         return detail::denseF32Blocks() - before;
     };
@@ -277,11 +300,14 @@ TEST_F(DenseF32, IsSkippedForSpecialValuesShapesAndSparseBlocks) {
     EXPECT_EQ(shaped.finish().nDiff, 8 * kBlock);
     EXPECT_EQ(detail::denseF32Blocks() - before, 0u);
     const Case special = makeCase(Pattern::specialInsideDense, 8 * kBlock, rng);
-    EXPECT_EQ(count(special, {}), 5u); // blocks 1, 3, 5, 6, 7: not 0 (first entries), 2 (NaN), 4 (Inf)
+    EXPECT_EQ(count(special, {}),
+              5u); // blocks 1, 3, 5, 6, 7: not 0 (first entries), 2 (NaN), 4 (Inf)
     std::vector<std::uint32_t> a(8 * kBlock), b;
-    for (auto& x : a) x = finiteBits(rng);
+    for (auto& x : a)
+        x = finiteBits(rng);
     b = a;
-    for (std::size_t i = 0; i < b.size(); i += 7) b[i] = partner(a[i], rng); // 1 in 7 < 1 in 4
+    for (std::size_t i = 0; i < b.size(); i += 7)
+        b[i] = partner(a[i], rng); // 1 in 7 < 1 in 4
     EXPECT_EQ(count({toBytes(a), toBytes(b)}, {}), 0u);
 }
 

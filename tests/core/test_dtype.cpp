@@ -76,8 +76,9 @@ TEST(DType, UlpDistanceIsSignCorrect) {
 }
 
 TEST(DType, IntegerDistanceIsAbsoluteDifferenceAtTheExtremes) {
-    EXPECT_EQ(*ulpDistance(DType::i32, 0x80000000u, 0x7fffffffu), 0xffffffffull); // INT32_MIN vs MAX
-    EXPECT_EQ(*ulpDistance(DType::i32, 0xffffffffu, 0x00000001u), 2u);            // -1 vs 1
+    EXPECT_EQ(*ulpDistance(DType::i32, 0x80000000u, 0x7fffffffu),
+              0xffffffffull);                                          // INT32_MIN vs MAX
+    EXPECT_EQ(*ulpDistance(DType::i32, 0xffffffffu, 0x00000001u), 2u); // -1 vs 1
     EXPECT_EQ(*ulpDistance(DType::i64, 0x8000000000000000ull, 0x7fffffffffffffffull),
               std::numeric_limits<std::uint64_t>::max());
     EXPECT_EQ(*ulpDistance(DType::u64, 0, std::numeric_limits<std::uint64_t>::max()),

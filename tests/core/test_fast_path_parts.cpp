@@ -27,14 +27,17 @@ using test::kAllTypes;
 
 std::vector<unsigned char> randomBytes(std::size_t n, std::mt19937_64& rng) {
     std::vector<unsigned char> v(n);
-    for (auto& c : v) c = static_cast<unsigned char>(rng());
+    for (auto& c : v)
+        c = static_cast<unsigned char>(rng());
     return v;
 }
 
 // Feeds the common prefix in uneven pieces (0-length ones too), then the tails, as a reader does.
-BufferStats inPieces(DType t, const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
-                     std::mt19937_64& rng, std::uint64_t rows = 0, std::uint64_t cols = 0) {
-    const std::size_t es = dtypeSize(t), nA = a.size() / es, nB = b.size() / es, common = std::min(nA, nB);
+BufferStats inPieces(DType t, const std::vector<unsigned char>& a,
+                     const std::vector<unsigned char>& b, std::mt19937_64& rng,
+                     std::uint64_t rows = 0, std::uint64_t cols = 0) {
+    const std::size_t es = dtypeSize(t), nA = a.size() / es, nB = b.size() / es,
+                      common = std::min(nA, nB);
     StatsAccumulator acc(t);
     if (rows) acc.setShape(rows, cols);
     for (std::size_t off = 0, len = 0; off < common; off += len) {
@@ -56,12 +59,12 @@ TEST(FastPathParts, EachSideHashIsXxh3OfItsBytes) {
             for (int variant = 0; variant < 5; ++variant) {
                 auto a = randomBytes(n * es, rng);
                 auto b = a;
-                if (variant == 1 && n) b[0] ^= 1;                      // parts at once
-                if (variant == 2 && n) b[(n / 2) * es] ^= 0x80;        // parts in the middle
-                if (variant == 3) b.resize(b.size() + 5 * es, 7);      // equal, then a tail of B
-                if (variant == 4) a.resize(a.size() + 3 * es, 9);      // equal, then a tail of A
-                SCOPED_TRACE(std::string(dtypeName(t)) + " n=" + std::to_string(n) + " variant=" +
-                             std::to_string(variant));
+                if (variant == 1 && n) b[0] ^= 1;                 // parts at once
+                if (variant == 2 && n) b[(n / 2) * es] ^= 0x80;   // parts in the middle
+                if (variant == 3) b.resize(b.size() + 5 * es, 7); // equal, then a tail of B
+                if (variant == 4) a.resize(a.size() + 3 * es, 9); // equal, then a tail of A
+                SCOPED_TRACE(std::string(dtypeName(t)) + " n=" + std::to_string(n) +
+                             " variant=" + std::to_string(variant));
                 const auto whole = compareMemory(t, a.data(), a.size(), b.data(), b.size());
                 EXPECT_EQ(whole.hashA, XXH3_64bits(a.data(), a.size()));
                 EXPECT_EQ(whole.hashB, XXH3_64bits(b.data(), b.size()));
@@ -109,7 +112,8 @@ TEST(FastPathParts, RowAndColumnCountsMatchDivision) {
         for (int density : {2, 50, 3000}) {
             auto b = a;
             for (std::size_t i = 0; i < n; ++i)
-                if (rng() % density == 0) b[i * es + rng() % es] ^= static_cast<unsigned char>(1 + rng() % 255);
+                if (rng() % density == 0)
+                    b[i * es + rng() % es] ^= static_cast<unsigned char>(1 + rng() % 255);
             for (std::uint64_t cols : {1u, 3u, 7u, 64u, 999u, 4096u, 40000u}) {
                 for (std::uint64_t rows : {n / cols / 2 + 1, (n + cols - 1) / cols, n / cols + 5}) {
                     std::vector<std::uint32_t> rowDiffs(rows), colDiffs(cols);
@@ -132,14 +136,16 @@ TEST(FastPathParts, RowAndColumnCountsMatchDivision) {
 TEST(FastPathParts, HalfDecodingMatchesLdexpForEveryBitPattern) {
     for (std::uint32_t bits = 0; bits < 0x10000; ++bits) {
         const int exp = (bits >> 10) & 0x1f, mant = bits & 0x3ff;
-        double expected = exp == 0 ? std::ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY)
-                                                                        : std::ldexp(mant | 0x400, exp - 25);
+        double expected = exp == 0    ? std::ldexp(mant, -24)
+                          : exp == 31 ? (mant ? NAN : INFINITY)
+                                      : std::ldexp(mant | 0x400, exp - 25);
         if (bits & 0x8000) expected = -expected;
         const double got = bitsToDouble(DType::f16, bits);
         if (std::isnan(expected))
             EXPECT_TRUE(std::isnan(got)) << std::hex << bits;
         else
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(expected)) << std::hex << bits;
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(expected))
+                << std::hex << bits;
     }
 }
 

@@ -34,15 +34,24 @@ using test::simpleStats;
 // smallest denormal, the largest finite, and the integer extremes.
 std::vector<std::uint64_t> specialBits(DType t) {
     switch (t) {
-    case DType::f16: return {0x7e00, 0xfe01, 0x7c01, 0x7c00, 0xfc00, 0x0000, 0x8000, 0x0001, 0x7bff, 0xfbff, 0x3c00};
-    case DType::bf16: return {0x7fc0, 0xffc1, 0x7f81, 0x7f80, 0xff80, 0x0000, 0x8000, 0x0001, 0x7f7f, 0xff7f, 0x3f80};
+    case DType::f16:
+        return {0x7e00, 0xfe01, 0x7c01, 0x7c00, 0xfc00, 0x0000,
+                0x8000, 0x0001, 0x7bff, 0xfbff, 0x3c00};
+    case DType::bf16:
+        return {0x7fc0, 0xffc1, 0x7f81, 0x7f80, 0xff80, 0x0000,
+                0x8000, 0x0001, 0x7f7f, 0xff7f, 0x3f80};
     case DType::f32:
         return {0x7fc00000, 0xffc00001, 0x7f800001, 0x7f800000, 0xff800000, 0x00000000,
                 0x80000000, 0x00000001, 0x7f7fffff, 0xff7fffff, 0x3f800000};
     case DType::f64:
-        return {0x7ff8000000000000, 0xfff8000000000001, 0x7ff0000000000001, 0x7ff0000000000000,
-                0xfff0000000000000, 0, 0x8000000000000000, 1, 0x7fefffffffffffff, 0xffefffffffffffff};
-    default: return {0, 1, ~0ull, ~0ull >> 1, 1ull << 63, 1ull << 31, (1ull << 31) - 1, 0x80, 0x7f, 0x8000};
+        return {0x7ff8000000000000, 0xfff8000000000001,
+                0x7ff0000000000001, 0x7ff0000000000000,
+                0xfff0000000000000, 0,
+                0x8000000000000000, 1,
+                0x7fefffffffffffff, 0xffefffffffffffff};
+    default:
+        return {0,    1,    ~0ull, ~0ull >> 1, 1ull << 63, 1ull << 31, (1ull << 31) - 1,
+                0x80, 0x7f, 0x8000};
     }
 }
 
@@ -69,16 +78,25 @@ std::vector<unsigned char> perturbed(DType t, const std::vector<unsigned char>& 
     auto b = a;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t block = 4096 / es; // the compare's block: 4 KiB of each side
-        const bool edge = i % 1024 == 0 || i % 1024 == 1023 || i % block == 0 || i % block == block - 1 ||
+        const bool edge = i % 1024 == 0 || i % 1024 == 1023 || i % block == 0 ||
+                          i % block == block - 1 ||
                           i % 4 == 3; // and one lane of every 8-byte word the search reads
-        const bool change = density == 1 ? rng() % 3000 == 0 : density == 2 ? rng() % 3 == 0 : density == 3 && edge;
+        const bool change = density == 1   ? rng() % 3000 == 0
+                            : density == 2 ? rng() % 3 == 0
+                                           : density == 3 && edge;
         if (!change) continue;
         std::uint64_t bits = 0;
         std::memcpy(&bits, b.data() + i * es, es);
         switch (rng() % 3) {
-        case 0: bits += 1 + rng() % 4; break;             // a few ULP
-        case 1: bits = specials[rng() % specials.size()]; break; // into or out of NaN/Inf/0
-        default: bits ^= 1ull << (rng() % (es * 8)); break; // any single bit, sign included
+        case 0:
+            bits += 1 + rng() % 4;
+            break; // a few ULP
+        case 1:
+            bits = specials[rng() % specials.size()];
+            break; // into or out of NaN/Inf/0
+        default:
+            bits ^= 1ull << (rng() % (es * 8));
+            break; // any single bit, sign included
         }
         std::memcpy(b.data() + i * es, &bits, es);
     }
@@ -95,10 +113,11 @@ Tolerance someTolerance(int which) {
 TEST(FastPaths, CompareMemoryMatchesTheSimplePathOnEveryTypeAndAwkwardLength) {
     std::mt19937_64 rng(20261129);
     for (DType t : kAllTypes)
-        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1023}, std::size_t{1024},
-                              std::size_t{1025}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049},
-                              std::size_t{5000}, 4095 / dtypeSize(t), 4096 / dtypeSize(t),
-                              4097 / dtypeSize(t) + 1, 8192 / dtypeSize(t) + 7})
+        for (std::size_t n :
+             {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1023}, std::size_t{1024},
+              std::size_t{1025}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049},
+              std::size_t{5000}, 4095 / dtypeSize(t), 4096 / dtypeSize(t), 4097 / dtypeSize(t) + 1,
+              8192 / dtypeSize(t) + 7})
             for (int density = 0; density < 4; ++density) {
                 const auto a = randomSide(t, n, rng);
                 auto b = perturbed(t, a, density, rng);
@@ -115,11 +134,13 @@ TEST(FastPaths, CompareMemoryMatchesTheSimplePathOnEveryTypeAndAwkwardLength) {
                 SCOPED_TRACE(std::string(dtypeName(t)) + " n=" + std::to_string(n) + " density=" +
                              std::to_string(density) + " extra=" + std::to_string(extra));
                 const auto simple = simpleStats(t, x, y, tol);
-                expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol), simple);
+                expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol),
+                                simple);
                 // And with the AVX2 paths off (the word search and per-side scans a CPU
                 // without AVX2 runs); a no-op where the CPU has none.
                 detail::setVectorPathsAllowed(false);
-                expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol), simple);
+                expectSameStats(compareMemory(t, x.data(), x.size(), y.data(), y.size(), tol),
+                                simple);
                 detail::setVectorPathsAllowed(true);
             }
 }
@@ -179,8 +200,8 @@ TEST(FastPaths, FilesStreamedInChunksMatchTheSimplePath) {
                 EXPECT_EQ(r.stats.hashA, memory.hashA);
                 EXPECT_EQ(r.stats.hashB, memory.hashB);
                 EXPECT_EQ(r.status, a.size() != b.size() ? Status::length_mismatch
-                                    : simple.nDiff        ? Status::diverge
-                                                          : Status::equal);
+                                    : simple.nDiff       ? Status::diverge
+                                                         : Status::equal);
             }
         }
     }
@@ -198,7 +219,8 @@ TEST(FastPaths, TwoThreadsGiveTheSameReportAsOne) {
                 const std::size_t n = 256 * (1 + rng() % 40);
                 const auto a = randomSide(buffer.dtype, n, rng);
                 const auto b = perturbed(buffer.dtype, a, static_cast<int>(rng() % 4), rng);
-                const std::string name = "step_" + std::to_string(step) + "_" + buffer.file + ".bin";
+                const std::string name =
+                    "step_" + std::to_string(step) + "_" + buffer.file + ".bin";
                 std::filesystem::create_directories(dir / "a");
                 std::filesystem::create_directories(dir / "b");
                 test::writeBytes(dir / "a" / name, a.data(), a.size());
@@ -211,7 +233,8 @@ TEST(FastPaths, TwoThreadsGiveTheSameReportAsOne) {
     const auto dual = analyze(dir / "a", dir / "b", two);
     ASSERT_EQ(single.buffers.size(), 93u);
     std::size_t diverging = 0;
-    for (const auto& b : single.buffers) diverging += b.status == Status::diverge;
+    for (const auto& b : single.buffers)
+        diverging += b.status == Status::diverge;
     EXPECT_GT(diverging, 10u); // the report has something to get wrong
     EXPECT_EQ(reportJson(single), reportJson(dual));
     EXPECT_EQ(reportMarkdown(single), reportMarkdown(dual));

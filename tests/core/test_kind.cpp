@@ -13,15 +13,17 @@ using dumpscope::test::floatFromBits;
 
 namespace {
 
-template <typename T> Kind kindOf(DType t, const std::vector<T>& a, const std::vector<T>& b,
-                                  double threshold = kDefaultRoundingThreshold) {
+template <typename T>
+Kind kindOf(DType t, const std::vector<T>& a, const std::vector<T>& b,
+            double threshold = kDefaultRoundingThreshold) {
     auto s = compareMemory(t, a.data(), a.size() * sizeof(T), b.data(), b.size() * sizeof(T));
     return classifyKind(t, s, a.size() != b.size(), threshold);
 }
 
 std::vector<float> ramp(std::size_t n) {
     std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = 0.5f + static_cast<float>(i) * 0.25f;
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = 0.5f + static_cast<float>(i) * 0.25f;
     return v;
 }
 
@@ -45,7 +47,8 @@ TEST(Kind, NanPayloadAndAllNan) {
 }
 
 TEST(Kind, NanOrInfOnOneSide) {
-    EXPECT_EQ(kindOf(DType::f32, std::vector<float>{1, NAN}, std::vector<float>{1, 2}), Kind::nan_inf_mismatch);
+    EXPECT_EQ(kindOf(DType::f32, std::vector<float>{1, NAN}, std::vector<float>{1, 2}),
+              Kind::nan_inf_mismatch);
     EXPECT_EQ(kindOf(DType::f32, std::vector<float>{INFINITY, 1}, std::vector<float>{3e38f, 1}),
               Kind::nan_inf_mismatch);
 }
@@ -74,19 +77,22 @@ TEST(Kind, ThresholdMovesTheLineAndCoarseTypesGetTwoEpsilons) {
     EXPECT_EQ(kindOf(DType::f32, a, b, 1e-2), Kind::rounding);
     // bf16's epsilon is 2^-7: one ULP on 1.0 against a scale of 3 (ratio 2.6e-3) is rounding,
     // eight ULP (ratio 2.1e-2) is not.
-    std::vector<std::uint16_t> x{0x3f80, 0x4000, 0x4040}, y{0x3f81, 0x4000, 0x4040}, z{0x3f88, 0x4000, 0x4040};
+    std::vector<std::uint16_t> x{0x3f80, 0x4000, 0x4040}, y{0x3f81, 0x4000, 0x4040},
+        z{0x3f88, 0x4000, 0x4040};
     EXPECT_EQ(kindOf(DType::bf16, x, z), Kind::numeric);
     EXPECT_EQ(kindOf(DType::bf16, x, y), Kind::rounding);
 }
 
 TEST(Kind, IntegersAreDiscrete) {
-    EXPECT_EQ(kindOf(DType::i32, std::vector<std::int32_t>{1, 2, 3}, std::vector<std::int32_t>{1, 2, 4}),
-              Kind::discrete);
+    EXPECT_EQ(
+        kindOf(DType::i32, std::vector<std::int32_t>{1, 2, 3}, std::vector<std::int32_t>{1, 2, 4}),
+        Kind::discrete);
 }
 
 TEST(Kind, PermutationOfOnePairAndOfRows) {
-    EXPECT_EQ(kindOf(DType::i32, std::vector<std::int32_t>{5, 7, 9}, std::vector<std::int32_t>{5, 9, 7}),
-              Kind::permuted);
+    EXPECT_EQ(
+        kindOf(DType::i32, std::vector<std::int32_t>{5, 7, 9}, std::vector<std::int32_t>{5, 9, 7}),
+        Kind::permuted);
     auto a = ramp(64), b = a;
     std::rotate(b.begin(), b.begin() + 8, b.end()); // rows of 8 reordered
     EXPECT_EQ(kindOf(DType::f32, a, b), Kind::permuted);
@@ -103,7 +109,8 @@ TEST(Kind, SeverityOrderAndSuggestions) {
     EXPECT_LT(Kind::discrete, Kind::rounding);
     EXPECT_LT(Kind::numeric, Kind::rounding);
     EXPECT_EQ(kindName(Kind::nan_inf_mismatch), "nan_inf_mismatch");
-    EXPECT_NE(kindSuggestion(Kind::rounding, "q_logits").find("order-dependent reduction"), std::string::npos);
+    EXPECT_NE(kindSuggestion(Kind::rounding, "q_logits").find("order-dependent reduction"),
+              std::string::npos);
     EXPECT_NE(kindSuggestion(Kind::discrete, "idx").find("argmax"), std::string::npos);
 }
 
@@ -114,13 +121,14 @@ TEST(Tolerance, NumpyRuleUlpRuleAndBoth) {
     };
     EXPECT_TRUE(within({1e-5, std::nullopt, std::nullopt}));
     EXPECT_FALSE(within({1e-7, std::nullopt, std::nullopt}));
-    EXPECT_TRUE(within({std::nullopt, 1e-5, std::nullopt}));  // rtol * |B|
+    EXPECT_TRUE(within({std::nullopt, 1e-5, std::nullopt})); // rtol * |B|
     EXPECT_FALSE(within({std::nullopt, 1e-7, std::nullopt}));
-    EXPECT_TRUE(within({std::nullopt, std::nullopt, 8}));     // 1e-6 is 8 ULP at 1.0
+    EXPECT_TRUE(within({std::nullopt, std::nullopt, 8})); // 1e-6 is 8 ULP at 1.0
     EXPECT_FALSE(within({std::nullopt, std::nullopt, 7}));
-    EXPECT_FALSE(within({1e-5, std::nullopt, 7}));            // both must hold
-    auto nan = compareMemory(DType::f32, std::vector<float>{NAN}.data(), 4, std::vector<float>{1.f}.data(), 4,
-                             Tolerance{1e30, std::nullopt, std::nullopt});
+    EXPECT_FALSE(within({1e-5, std::nullopt, 7})); // both must hold
+    auto nan =
+        compareMemory(DType::f32, std::vector<float>{NAN}.data(), 4, std::vector<float>{1.f}.data(),
+                      4, Tolerance{1e30, std::nullopt, std::nullopt});
     EXPECT_EQ(nan.outsideTolerance, 1u); // NaN against a number is never tolerated
 }
 

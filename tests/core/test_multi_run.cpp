@@ -73,10 +73,10 @@ TEST(MultiRun, CleanNoiseFloorMakesEveryDivergenceTheChanges) {
 
 TEST(MultiRun, NoisyFloorEarlierOtherBuffersWithinFloor) {
     Candidates c;
-    c.add({{2, "h_q_logits"}});                         // the floor: rerun noise from step 2
-    c.add({{1, "g_sampled_h_t"}, {2, "h_q_logits"}});   // earlier
-    c.add({{2, "h_q_logits"}, {3, "j_grad_h_t_q"}});    // same step, one more buffer
-    c.add({{2, "h_q_logits"}});                         // the same as the noise
+    c.add({{2, "h_q_logits"}});                       // the floor: rerun noise from step 2
+    c.add({{1, "g_sampled_h_t"}, {2, "h_q_logits"}}); // earlier
+    c.add({{2, "h_q_logits"}, {3, "j_grad_h_t_q"}});  // same step, one more buffer
+    c.add({{2, "h_q_logits"}});                       // the same as the noise
     const auto s = analyze(c).summary;
     ASSERT_EQ(s.againstFloor.size(), 3u);
 
@@ -86,7 +86,8 @@ TEST(MultiRun, NoisyFloorEarlierOtherBuffersWithinFloor) {
     EXPECT_EQ(s.againstFloor[0].beyondFloor.front(), (dumpscope::BufferAt{1, "G", "sampled_h_t"}));
 
     EXPECT_EQ(s.againstFloor[1].reading, FloorReading::other_buffers);
-    EXPECT_NE(s.againstFloor[1].text.find("OTHER buffers"), std::string::npos) << s.againstFloor[1].text;
+    EXPECT_NE(s.againstFloor[1].text.find("OTHER buffers"), std::string::npos)
+        << s.againstFloor[1].text;
     ASSERT_EQ(s.againstFloor[1].beyondFloor.size(), 1u);
     EXPECT_EQ(s.againstFloor[1].beyondFloor.front(), (dumpscope::BufferAt{3, "J", "grad_h_t_q"}));
 

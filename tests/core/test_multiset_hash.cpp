@@ -1,7 +1,7 @@
-// The multiset fingerprint's term for 32-bit values (core/src/compare/multiset_hash.h) tells apart the
-// small multisets that structured buffers hold: integer labels and floats one ULP apart. A
-// weak term (a product without the rotated second one, or sums without the squares) collides
-// here, and "permuted" would be said of buffers whose values really changed.
+// The multiset fingerprint's term for 32-bit values (core/src/compare/multiset_hash.h) tells apart
+// the small multisets that structured buffers hold: integer labels and floats one ULP apart. A weak
+// term (a product without the rotated second one, or sums without the squares) collides here, and
+// "permuted" would be said of buffers whose values really changed.
 #include "compare/multiset_hash.h"
 
 #include <gtest/gtest.h>

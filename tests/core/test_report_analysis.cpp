@@ -20,9 +20,7 @@ using dumpscope::test::readFile;
 using dumpscope::test::TempDir;
 using nlohmann::json;
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 TEST(ReportOfAnalysis, WrittenDumpsGiveHandComputedStatistics) {
     TempDir tmp;

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path dumpPath(const TempDir& dir, const char* run, std::uint64_t step, const std::string& file) {
+fs::path dumpPath(const TempDir& dir, const char* run, std::uint64_t step,
+                  const std::string& file) {
     return dir / run / ("step_" + std::to_string(step) + "_" + file + ".bin");
 }
 
@@ -48,7 +49,8 @@ void perturbKeepingSizeAndMtime(const TempDir& dir, std::uint64_t step, const st
     ASSERT_EQ(after->mtimeNs, before->mtimeNs);
 }
 
-const dumpscope::BufferResult& find(const dumpscope::Analysis& an, std::uint64_t step, const std::string& name) {
+const dumpscope::BufferResult& find(const dumpscope::Analysis& an, std::uint64_t step,
+                                    const std::string& name) {
     for (const auto& b : an.buffers)
         if (b.step == step && b.name == name) return b;
     throw std::runtime_error("no buffer " + name);
@@ -124,7 +126,8 @@ TEST(ResultCache, ChangedSizeIsReadAgain) {
     TempDir dir;
     dumpscope::test::writeRunPair(dir, {0});
     // An unclassified file has no shape, so only its size can tell.
-    for (const char* run : {"a", "b"}) dumpscope::test::writeDump(dir / run, 0, "extra", std::vector<std::uint8_t>(8, 7));
+    for (const char* run : {"a", "b"})
+        dumpscope::test::writeDump(dir / run, 0, "extra", std::vector<std::uint8_t>(8, 7));
     Cached c;
     const std::uint64_t pairs = c.run(dir).buffers.size();
     const auto path = dumpPath(dir, "a", 0, "extra");
@@ -180,11 +183,14 @@ TEST(ResultCache, OtherComparisonOptionsAreNotServedFromTheCache) {
     EXPECT_EQ(plain.kind, dumpscope::Kind::numeric);
     dumpscope::AnalyzeOptions tolerant;
     tolerant.tolerance.atol = 1.0;
-    EXPECT_EQ(find(c.run(dir, tolerant), 0, "q_logits").status, dumpscope::Status::within_tolerance);
+    EXPECT_EQ(find(c.run(dir, tolerant), 0, "q_logits").status,
+              dumpscope::Status::within_tolerance);
     dumpscope::AnalyzeOptions shaped;
     shaped.shapes["q_logits"] = {"2", "4"};
-    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint32_t>{1, 0}));
-    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs, (std::vector<std::uint32_t>{1, 0}));
+    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs,
+              (std::vector<std::uint32_t>{1, 0}));
+    EXPECT_EQ(find(c.run(dir, shaped), 0, "q_logits").stats.rowDiffs,
+              (std::vector<std::uint32_t>{1, 0}));
     dumpscope::AnalyzeOptions loose;
     loose.roundingThreshold = 1e-2;
     EXPECT_EQ(find(c.run(dir, loose), 0, "q_logits").kind, dumpscope::Kind::rounding);

@@ -22,9 +22,10 @@ TEST(DumpName, ParsesStepAndRest) {
 }
 
 TEST(DumpName, RejectsWhatIsNotADump) {
-    for (const char* bad : {"step_18446744073709551616_x.bin", // overflows 64 bits
-                            "step__x.bin", "step_1_.bin", "step_1.bin", "step_x_y.bin", "step_-1_x.bin",
-                            "step_01_x.bin", "step_1_x.txt", "xstep_1_x.bin", "step_1_x.bin.tmp", ""})
+    for (const char* bad :
+         {"step_18446744073709551616_x.bin", // overflows 64 bits
+          "step__x.bin", "step_1_.bin", "step_1.bin", "step_x_y.bin", "step_-1_x.bin",
+          "step_01_x.bin", "step_1_x.txt", "xstep_1_x.bin", "step_1_x.bin.tmp", ""})
         EXPECT_FALSE(parseDumpName(bad)) << bad;
 }
 
@@ -49,7 +50,8 @@ TEST(Scan, FindsEveryStepAndIgnoresOtherFiles) {
     EXPECT_EQ(f.size, 12u);
     EXPECT_EQ(f.fileName, "step_12_something_else.bin");
     ASSERT_EQ(scan.warnings.size(), 1u); // the directory named like a dump
-    EXPECT_NE(scan.warnings[0].find("step_2_dir.bin: a directory"), std::string::npos) << scan.warnings[0];
+    EXPECT_NE(scan.warnings[0].find("step_2_dir.bin: a directory"), std::string::npos)
+        << scan.warnings[0];
 }
 
 TEST(Scan, NonRegularFilesAreReportedNeverOpened) {
@@ -66,13 +68,15 @@ TEST(Scan, NonRegularFilesAreReportedNeverOpened) {
     std::strcpy(addr.sun_path, sockPath.c_str());
     ASSERT_EQ(bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
     test::writeDump(dir.path(), 0, "h_dueling_q_composed", std::vector<float>{1});
-    fs::create_symlink(dir / "step_0_h_dueling_q_composed.bin", dir / "step_1_h_dueling_q_composed.bin");
+    fs::create_symlink(dir / "step_0_h_dueling_q_composed.bin",
+                       dir / "step_1_h_dueling_q_composed.bin");
 
     auto scan = scanRun(dir.path()); // must not block on the FIFO
     close(sock);
     EXPECT_EQ(scan.files.size(), 2u); // the regular file and the symlink to it
     std::string all;
-    for (const auto& w : scan.warnings) all += w + "\n";
+    for (const auto& w : scan.warnings)
+        all += w + "\n";
     EXPECT_NE(all.find("step_0_h_q_logits.bin: a FIFO"), std::string::npos) << all;
     EXPECT_NE(all.find("step_0_h_pi_logits.bin: a dangling symlink"), std::string::npos) << all;
     EXPECT_NE(all.find("step_0_h_v_pred.bin: a symlink loop"), std::string::npos) << all;
@@ -99,7 +103,8 @@ TEST(Scan, OverflowingStepIsWarnedAboutNotSilentlyDropped) {
 // entry's lookup fails alike: that is a run that cannot be listed, not one without dumps, and
 // not a warning per file.
 TEST(Scan, AReadableButUnsearchableDirectoryIsARunErrorNotAWarningPerFile) {
-    if (dumpscope::test::runningAsRoot()) GTEST_SKIP() << "as root, permissions do not stop lookups";
+    if (dumpscope::test::runningAsRoot())
+        GTEST_SKIP() << "as root, permissions do not stop lookups";
     dumpscope::test::TempDir dir;
     const auto run = dir / "a";
     std::filesystem::create_directory(run);

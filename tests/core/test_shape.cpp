@@ -18,9 +18,11 @@ Schema schemaWithDims() {
                        "dims.json");
 }
 
-ResolvedShape resolve(const std::vector<std::string>& spec, std::uint64_t n, std::optional<std::uint64_t> batch = 6) {
+ResolvedShape resolve(const std::vector<std::string>& spec, std::uint64_t n,
+                      std::optional<std::uint64_t> batch = 6) {
     static const Schema schema = schemaWithDims();
-    return resolveShape(spec, schema, [&](const std::string&) { return batch; }, n);
+    return resolveShape(
+        spec, schema, [&](const std::string&) { return batch; }, n);
 }
 
 } // namespace
@@ -38,8 +40,10 @@ TEST(Shape, AShapeThatDoesNotFitIsAClearError) {
     auto r = resolve({"batch", "*"}, 61);
     EXPECT_TRUE(r.dims.empty());
     EXPECT_EQ(r.error, "shape [batch, *] does not fit 61 elements (61 is not a multiple of 6)");
-    EXPECT_EQ(resolve({"batch", "hidden"}, 25).error, "shape [batch, hidden] holds 24 elements, the buffer 25");
-    EXPECT_NE(resolve({"batch"}, 6, std::nullopt).error.find("batch is the length of actions, which is not dumped"),
+    EXPECT_EQ(resolve({"batch", "hidden"}, 25).error,
+              "shape [batch, hidden] holds 24 elements, the buffer 25");
+    EXPECT_NE(resolve({"batch"}, 6, std::nullopt)
+                  .error.find("batch is the length of actions, which is not dumped"),
               std::string::npos);
     EXPECT_NE(resolve({"rows"}, 6).error.find("unknown dimension \"rows\""), std::string::npos);
     EXPECT_NE(resolve({"*", "*"}, 6).error.find("more than one"), std::string::npos);
@@ -54,18 +58,26 @@ TEST(Shape, SchemaRefusesBadShapesAndDims) {
         }
         return std::string("accepted");
     };
-    EXPECT_NE(refused(R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": ["rows"]}]}]})js")
-                  .find("unknown dimension \"rows\""),
-              std::string::npos);
-    EXPECT_NE(refused(R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": [0]}]}]})js")
-                  .find("positive number"),
-              std::string::npos);
-    EXPECT_NE(refused(R"js({"dims": {"b": {"length_of": "nope"}}, "groups": [{"id": "A", "buffers": []}]})js")
-                  .find("unknown buffer \"nope\""),
-              std::string::npos);
-    EXPECT_NE(refused(R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": ["*", "*"]}]}]})js")
-                  .find("at most one"),
-              std::string::npos);
+    EXPECT_NE(
+        refused(
+            R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": ["rows"]}]}]})js")
+            .find("unknown dimension \"rows\""),
+        std::string::npos);
+    EXPECT_NE(
+        refused(
+            R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": [0]}]}]})js")
+            .find("positive number"),
+        std::string::npos);
+    EXPECT_NE(
+        refused(
+            R"js({"dims": {"b": {"length_of": "nope"}}, "groups": [{"id": "A", "buffers": []}]})js")
+            .find("unknown buffer \"nope\""),
+        std::string::npos);
+    EXPECT_NE(
+        refused(
+            R"js({"groups": [{"id": "A", "buffers": [{"name": "x", "file": "a_x", "dtype": "f32", "shape": ["*", "*"]}]}]})js")
+            .find("at most one"),
+        std::string::npos);
 }
 
 TEST(Shape, ParsesWhatAUserTypes) {
@@ -95,8 +107,8 @@ TEST(Shape, RowAndColumnCountsTellWholeRowsFromScatter) {
     auto stats = [&](const std::vector<float>& b) {
         StatsAccumulator acc(DType::f32);
         acc.setShape(rows, cols);
-        acc.addPair(reinterpret_cast<const unsigned char*>(a.data()), reinterpret_cast<const unsigned char*>(b.data()),
-                    a.size(), 0);
+        acc.addPair(reinterpret_cast<const unsigned char*>(a.data()),
+                    reinterpret_cast<const unsigned char*>(b.data()), a.size(), 0);
         return acc.finish();
     };
     auto whole = stats(rowsB);
@@ -104,15 +116,17 @@ TEST(Shape, RowAndColumnCountsTellWholeRowsFromScatter) {
     EXPECT_EQ(whole.rowDiffs[17], 5u);
     EXPECT_EQ(whole.rowDiffs[4], 0u);
     EXPECT_EQ(whole.colDiffs, (std::vector<std::uint32_t>(5, 2)));
-    EXPECT_EQ(placementSummary(whole, {rows, cols}), "2 of 20 rows differ entirely (rows 3, 17), the others not at all");
+    EXPECT_EQ(placementSummary(whole, {rows, cols}),
+              "2 of 20 rows differ entirely (rows 3, 17), the others not at all");
 
     auto scattered = stats(scatterB);
     EXPECT_EQ(scattered.rowDiffs[0] + scattered.rowDiffs[5] + scattered.rowDiffs[19], 3u);
     EXPECT_EQ(scattered.colDiffs[0], 1u);
     EXPECT_EQ(scattered.colDiffs[2], 1u);
     EXPECT_EQ(scattered.colDiffs[4], 1u);
-    EXPECT_EQ(placementSummary(scattered, {rows, cols}),
-              "3 of 20 rows and 3 of 5 columns hold differences (3% of the elements); rows 0, 5, 19");
+    EXPECT_EQ(
+        placementSummary(scattered, {rows, cols}),
+        "3 of 20 rows and 3 of 5 columns hold differences (3% of the elements); rows 0, 5, 19");
 }
 
 TEST(Shape, AnalysisResolvesTheDefaultSchemasShapesAndOverrides) {
@@ -122,15 +136,18 @@ TEST(Shape, AnalysisResolvesTheDefaultSchemasShapesAndOverrides) {
         test::writeDump(dir / run, 0, "h_q_logits", std::vector<float>(12, 1.0f));
         test::writeDump(dir / run, 0, "h_pi_logits", std::vector<float>(10, 1.0f));
     }
-    test::writeDump(dir / "b", 0, "h_q_logits", std::vector<float>{1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1});
+    test::writeDump(dir / "b", 0, "h_q_logits",
+                    std::vector<float>{1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1});
     auto an = analyze(dir / "a", dir / "b");
     ASSERT_EQ(an.buffers.size(), 3u);
     EXPECT_EQ(an.buffers[0].shape, (std::vector<std::uint64_t>{4}));
     EXPECT_EQ(an.buffers[1].name, "q_logits");
-    EXPECT_EQ(an.buffers[1].shape, (std::vector<std::uint64_t>{4, 3})); // batch = len(sampled_actions)
+    EXPECT_EQ(an.buffers[1].shape,
+              (std::vector<std::uint64_t>{4, 3})); // batch = len(sampled_actions)
     EXPECT_EQ(an.buffers[1].stats.rowDiffs, (std::vector<std::uint32_t>{0, 0, 1, 0}));
     EXPECT_TRUE(an.buffers[2].shape.empty()); // 10 elements over a batch of 4
-    EXPECT_EQ(an.buffers[2].shapeError, "shape [batch, *] does not fit 10 elements (10 is not a multiple of 4)");
+    EXPECT_EQ(an.buffers[2].shapeError,
+              "shape [batch, *] does not fit 10 elements (10 is not a multiple of 4)");
 
     AnalyzeOptions typed;
     typed.shapes["q_logits"] = {"2", "*"};

@@ -19,7 +19,8 @@ BufferStats compareF32(const std::vector<float>& a, const std::vector<float>& b)
 
 std::vector<float> bitsToFloats(std::initializer_list<std::uint32_t> bits) {
     std::vector<float> v;
-    for (auto b : bits) v.push_back(floatFromBits(b));
+    for (auto b : bits)
+        v.push_back(floatFromBits(b));
     return v;
 }
 
@@ -107,7 +108,7 @@ TEST(Stats, DenormalsAreComparedByBits) {
     const double tiny = std::ldexp(1.0, -149);
     EXPECT_DOUBLE_EQ(s.maxAbsDelta, 32 * tiny);
     EXPECT_EQ(*s.maxAbsDeltaIndex, 1u);
-    EXPECT_DOUBLE_EQ(s.maxRelDelta, 2.0); // |x - (-x)| / |x|
+    EXPECT_DOUBLE_EQ(s.maxRelDelta, 2.0);    // |x - (-x)| / |x|
     EXPECT_EQ(s.deltaHistogram.at(-45), 1u); // 1.4e-45
     EXPECT_EQ(s.deltaHistogram.at(-44), 1u); // 4.5e-44
 }
@@ -131,7 +132,8 @@ TEST(Stats, Int32ExtremesUseExactIntegerDistance) {
 TEST(Stats, EveryDifferenceCountsNotJustTheFirstFive) {
     // 20 differences; the largest |Δ| is the 12th: the reference would never see it.
     std::vector<float> a(100, 1.0f), b(100, 1.0f);
-    for (int i = 0; i < 20; ++i) b[static_cast<std::size_t>(i * 5)] = 1.0f + 0.001f * static_cast<float>(i == 11 ? 1000 : 1);
+    for (int i = 0; i < 20; ++i)
+        b[static_cast<std::size_t>(i * 5)] = 1.0f + 0.001f * static_cast<float>(i == 11 ? 1000 : 1);
     auto s = compareF32(a, b);
     EXPECT_EQ(s.nDiff, 20u);
     EXPECT_EQ(*s.firstDiff, 0u);
@@ -156,7 +158,8 @@ TEST(Stats, HistogramsCountEveryDifferenceInTheRightBin) {
     EXPECT_EQ(s.deltaHistogram.at(0), 1u);  // 1
     EXPECT_EQ(s.deltaHistogram.at(-8), 1u); // 5.96e-8
     std::uint64_t total = 0;
-    for (auto c : s.ulpHistogram.counts) total += c;
+    for (auto c : s.ulpHistogram.counts)
+        total += c;
     EXPECT_EQ(total, 3u);
     EXPECT_EQ(s.ulpHistogram.counts[0], 1u);  // 1 ULP
     EXPECT_EQ(s.ulpHistogram.counts[17], 1u); // 100 -> 101 is 2^17 ULP
@@ -194,12 +197,13 @@ TEST(Stats, DeltaDecadeMatchesLog10OnRandomMagnitudes) {
 // lengths around the block boundary.
 TEST(Stats, ChunkedAccumulationMatchesWholeBuffer) {
     std::mt19937_64 rng(7);
-    for (DType t : {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8, DType::u8, DType::i16,
-                    DType::u16, DType::i32, DType::u32, DType::i64, DType::u64}) {
+    for (DType t : {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8, DType::u8,
+                    DType::i16, DType::u16, DType::i32, DType::u32, DType::i64, DType::u64}) {
         for (std::size_t n : {0u, 1u, 3u, 1023u, 1024u, 1025u, 4097u}) {
             const std::size_t es = dtypeSize(t);
             std::vector<unsigned char> a(n * es), b;
-            for (auto& c : a) c = static_cast<unsigned char>(rng());
+            for (auto& c : a)
+                c = static_cast<unsigned char>(rng());
             b = a;
             std::uint64_t expectedDiff = 0, expectedFirst = UINT64_MAX;
             for (std::size_t i = 0; i < n; ++i) {
@@ -230,7 +234,8 @@ TEST(Stats, ChunkedAccumulationMatchesWholeBuffer) {
             EXPECT_EQ(whole.maxAbsDeltaIndex, chunked.maxAbsDeltaIndex);
             // Per-element recount of NaN on side A.
             std::uint64_t nan = 0;
-            for (std::size_t i = 0; i < n; ++i) nan += bitsIsNan(t, loadBits(t, a.data() + i * es));
+            for (std::size_t i = 0; i < n; ++i)
+                nan += bitsIsNan(t, loadBits(t, a.data() + i * es));
             EXPECT_EQ(whole.nanA, nan);
         }
     }

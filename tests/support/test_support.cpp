@@ -14,8 +14,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,7 +68,8 @@ std::string readFile(const fs::path& file) {
 
 std::vector<std::string> listDir(const fs::path& dir) {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -95,7 +96,8 @@ TreeSnapshot snapshotTree(const fs::path& dir) {
     };
     record(dir, ".");
     for (const auto& e : fs::recursive_directory_iterator(dir))
-        record(e.path(), e.path().lexically_relative(dir).string()); // not fs::relative: it follows symlinks
+        record(e.path(),
+               e.path().lexically_relative(dir).string()); // not fs::relative: it follows symlinks
     return tree;
 }
 
@@ -111,7 +113,8 @@ ReadOnlyTree::ReadOnlyTree(const fs::path& dir) {
     for (auto it = paths.rbegin(); it != paths.rend(); ++it) {
         const auto mode = fs::status(*it).permissions();
         m_modes.emplace_back(*it, mode);
-        fs::permissions(*it, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+        fs::permissions(*it,
+                        fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
                         fs::perm_options::remove);
     }
 }
@@ -151,12 +154,15 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
         if (std::none_of(env.begin(), env.end(),
                          [&](const std::string& x) { return nameOf(x) == nameOf(*e); }))
             envStrings.emplace_back(*e);
-    for (const auto& e : env) envStrings.push_back(e);
+    for (const auto& e : env)
+        envStrings.push_back(e);
     std::vector<char*> envp, args;
-    for (auto& e : envStrings) envp.push_back(e.data());
+    for (auto& e : envStrings)
+        envp.push_back(e.data());
     envp.push_back(nullptr);
     std::vector<std::string> argvCopy = argv;
-    for (auto& a : argvCopy) args.push_back(a.data());
+    for (auto& a : argvCopy)
+        args.push_back(a.data());
     args.push_back(nullptr);
 
     pid_t pid = fork();

@@ -15,7 +15,7 @@ namespace dumpscope::test {
 
 // A fresh directory under the system temp dir, removed (with everything in it) on destruction.
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
@@ -23,7 +23,7 @@ public:
     const std::filesystem::path& path() const { return m_path; }
     std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
 
-private:
+  private:
     std::filesystem::path m_path;
 };
 
@@ -46,8 +46,9 @@ std::filesystem::path writeDump(const std::filesystem::path& dir, std::uint64_t 
 }
 
 // Every element type, in DType order.
-inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,
-                                      DType::i16, DType::u16,  DType::i32, DType::u32, DType::i64, DType::u64};
+inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64,
+                                      DType::i8,  DType::u8,   DType::i16, DType::u16,
+                                      DType::i32, DType::u32,  DType::i64, DType::u64};
 
 // A file's whole content (empty when unreadable); a directory's entry names, sorted.
 std::string readFile(const std::filesystem::path& file);
@@ -69,13 +70,13 @@ void PrintTo(const TreeEntry& entry, std::ostream* os); // for gtest's failure m
 // Removes every write permission under a directory (chmod -R a-w) and puts the original modes
 // back on destruction. As root, permissions do not stop writes: see runningAsRoot().
 class ReadOnlyTree {
-public:
+  public:
     explicit ReadOnlyTree(const std::filesystem::path& dir);
     ~ReadOnlyTree();
     ReadOnlyTree(const ReadOnlyTree&) = delete;
     ReadOnlyTree& operator=(const ReadOnlyTree&) = delete;
 
-private:
+  private:
     std::vector<std::pair<std::filesystem::path, std::filesystem::perms>> m_modes;
 };
 bool runningAsRoot();

@@ -1,8 +1,8 @@
 #pragma once
 // Shared by the element panel's test files: a generated run pair analysed by the core, a walk
 // over every logical row of the windowed table, and a shown, active panel fixture.
-#include "panels/element_panel.h"
 #include "models/element_table_model.h"
+#include "panels/element_panel.h"
 
 #include "dumpscope/analyze.h"
 #include "test_support.h"

@@ -2,15 +2,15 @@
 // reaching AnalyzeOptions and showing in the matrix, the buffer list and the element table.
 #include "dialogs/analysis_settings_dialog.h"
 #include "models/buffer_list_model.h"
+#include "models/element_table_model.h"
+#include "models/matrix_model.h"
 #include "panels/buffer_panel.h"
 #include "panels/element_panel.h"
-#include "models/element_table_model.h"
-#include "window/main_window.h"
-#include "models/matrix_model.h"
 #include "state/settings.h"
 #include "test_support.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/schema.h"
 
@@ -74,7 +74,8 @@ struct Window {
 };
 
 RunPair pairIn(const TempDir& dir) {
-    return {QString::fromStdString((dir / "a").string()), QString::fromStdString((dir / "b").string())};
+    return {QString::fromStdString((dir / "a").string()),
+            QString::fromStdString((dir / "b").string())};
 }
 
 } // namespace
@@ -297,8 +298,10 @@ TEST(AnalysisSettings, TypedShapeIsRememberedAndGivesTupleIndices) {
     for (int r = 0; r < elements->rowCount(); ++r)
         if (elements->index(r, 0).data(ElementTableModel::DiffersRole).toBool()) {
             ++differing;
-            EXPECT_TRUE(elements->index(r, ElementTableModel::IndexColumn).data().toString().startsWith(
-                QLatin1Char('(')));
+            EXPECT_TRUE(elements->index(r, ElementTableModel::IndexColumn)
+                            .data()
+                            .toString()
+                            .startsWith(QLatin1Char('(')));
         }
     EXPECT_EQ(differing, 2);
 

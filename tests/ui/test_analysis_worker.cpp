@@ -1,8 +1,8 @@
 // The analysis worker on its own: snapshots fill in as buffers finish, and nothing of a
 // superseded or cancelled analysis reaches a receiver.
-#include "workers/analysis_worker.h"
 #include "test_support.h"
 #include "ui_test_util.h"
+#include "workers/analysis_worker.h"
 
 #include <QSignalSpy>
 

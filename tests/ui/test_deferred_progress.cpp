@@ -1,7 +1,7 @@
 // setProgressDeferred: the progress bar's new value is painted in the next turn of the event
 // loop, with the window's other pending changes, not at once inside the caller's turn.
-#include "workers/deferred_progress.h"
 #include "ui_test_util.h"
+#include "workers/deferred_progress.h"
 
 #include <QLabel>
 #include <QProgressBar>

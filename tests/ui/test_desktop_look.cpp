@@ -2,20 +2,20 @@
 // and light palettes (the matrix recolours, readable on both), the high-DPI SVG icon and the
 // About box.
 #include "dialogs/about_box.h"
-#include "window/main_window.h"
-#include "widgets/matrix_colors.h"
-#include "panels/matrix_legend.h"
 #include "models/matrix_model.h"
+#include "panels/matrix_legend.h"
 #include "test_support.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_colors.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/version.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
@@ -52,7 +52,9 @@ struct OpenMixed {
 // WCAG contrast ratio of two colours (1 to 21).
 double contrast(const QColor& a, const QColor& b) {
     auto luminance = [](const QColor& c) {
-        auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        auto lin = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
         return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
     };
     const double x = luminance(a), y = luminance(b);
@@ -114,7 +116,8 @@ TEST(DesktopLook, EveryColumnHeaderOfEveryTableHasATooltip) {
     // The matrix's step rows say which step they are, the first divergent one that it is.
     const MatrixModel* matrix = triage.matrixModel();
     for (int r = 0; r < matrix->rowCount(); ++r)
-        EXPECT_TRUE(matrix->headerData(r, Qt::Vertical, Qt::ToolTipRole).toString().startsWith("step "));
+        EXPECT_TRUE(
+            matrix->headerData(r, Qt::Vertical, Qt::ToolTipRole).toString().startsWith("step "));
     EXPECT_EQ(matrix->headerData(1, Qt::Vertical, Qt::ToolTipRole).toString(),
               QStringLiteral("step 1: the first divergent step"));
 }
@@ -125,7 +128,9 @@ TEST(DesktopLook, ADarkPaletteRecoloursTheMatrixAndItsLegend) {
     const MatrixModel* matrix = triage.matrixModel();
     const QModelIndex equalCell = matrix->indexOf(0, "G"), divergeCell = matrix->indexOf(2, "H");
     ASSERT_TRUE(equalCell.isValid() && divergeCell.isValid());
-    auto fill = [](const QModelIndex& i) { return i.data(Qt::BackgroundRole).value<QBrush>().color(); };
+    auto fill = [](const QModelIndex& i) {
+        return i.data(Qt::BackgroundRole).value<QBrush>().color();
+    };
     const QColor lightEqual = fill(equalCell), lightDiverge = fill(divergeCell);
     const auto* legend = w.window.findChild<MatrixLegend*>();
     ASSERT_NE(legend, nullptr);
@@ -166,8 +171,8 @@ TEST(DesktopLook, MatrixTextIsReadableOnEveryCellInBothPalettes) {
             for (double d : deltas) {
                 const QColor fill = matrix_colors::cellBrush(s, d, false).color();
                 const QColor text = matrix_colors::textColor(s, d, false);
-                EXPECT_GE(contrast(fill, text), 3.0)
-                    << "status " << int(s) << " |Δ| " << d << " dark " << matrix_colors::darkPalette();
+                EXPECT_GE(contrast(fill, text), 3.0) << "status " << int(s) << " |Δ| " << d
+                                                     << " dark " << matrix_colors::darkPalette();
             }
         }
         const QColor base = palette.color(QPalette::Base);

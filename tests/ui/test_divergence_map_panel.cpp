@@ -3,8 +3,8 @@
 // the element table to the block's first difference, and buffers without a map say why.
 #include "panels/divergence_map_panel.h"
 #include "panels/element_panel.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 #include "test_support.h"

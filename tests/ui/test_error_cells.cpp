@@ -3,15 +3,15 @@
 // message, and every other cell is still analysed. The unreadable file is made so by the pread
 // interposer (tests/core/io_fault), which works as root too; a chmod 000 file is added when not
 // root.
-#include "models/buffer_list_model.h"
-#include "panels/buffer_panel.h"
 #include "io_fault.h"
-#include "window/main_window.h"
+#include "models/buffer_list_model.h"
 #include "models/matrix_model.h"
-#include "test_support.h"
-#include "window/triage_view.h"
-#include "ui_test_util.h"
+#include "panels/buffer_panel.h"
 #include "panels/verdict_panel.h"
+#include "test_support.h"
+#include "ui_test_util.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -71,16 +71,20 @@ TEST(ErrorCells, RaggedAndUnreadableFilesAreErrorCellsNamingTheFile) {
     fault::arm(unreadable, 0, fault::Action::eio);
     p.open();
     ASSERT_TRUE(fault::fired());
-    QAbstractItemModelTester tester(&p.matrix(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(&p.matrix(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
 
     EXPECT_EQ(p.status(2, "K"), int(Status::error));
     const QString ragged = p.toolTip(2, "K");
-    EXPECT_TRUE(ragged.contains(q(p.runs / "b" / "step_2_k_outcome_w.bin").toHtmlEscaped())) << ragged.toStdString();
-    EXPECT_TRUE(ragged.contains(QStringLiteral("not a multiple of the element size"))) << ragged.toStdString();
+    EXPECT_TRUE(ragged.contains(q(p.runs / "b" / "step_2_k_outcome_w.bin").toHtmlEscaped()))
+        << ragged.toStdString();
+    EXPECT_TRUE(ragged.contains(QStringLiteral("not a multiple of the element size")))
+        << ragged.toStdString();
 
     EXPECT_EQ(p.status(1, "K"), int(Status::error));
     const QString io = p.toolTip(1, "K");
-    EXPECT_TRUE(io.contains(q(unreadable).toHtmlEscaped() + QStringLiteral(": read error at byte 0: Input/output error")))
+    EXPECT_TRUE(io.contains(q(unreadable).toHtmlEscaped() +
+                            QStringLiteral(": read error at byte 0: Input/output error")))
         << io.toStdString();
     p.expectOtherCellsAnalysed();
 
@@ -102,7 +106,8 @@ TEST(ErrorCells, AFileWithoutReadPermissionIsAnErrorCell) {
     std::filesystem::permissions(locked, std::filesystem::perms::none);
     p.open();
     EXPECT_EQ(p.status(0, "G"), int(Status::error));
-    EXPECT_TRUE(p.toolTip(0, "G").contains(q(locked).toHtmlEscaped() + QStringLiteral(": cannot open: Permission denied")))
+    EXPECT_TRUE(p.toolTip(0, "G").contains(q(locked).toHtmlEscaped() +
+                                           QStringLiteral(": cannot open: Permission denied")))
         << p.toolTip(0, "G").toStdString();
     EXPECT_EQ(p.status(1, "H"), int(Status::diverge));
     EXPECT_EQ(p.status(2, "K"), int(Status::error));

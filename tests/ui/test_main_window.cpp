@@ -1,16 +1,16 @@
 // The whole window on real dumps: open a pair (the demo, or one written here), wait for the
 // worker, and check what every panel of the frame shows against dumpscope::analyze run directly.
 #include "models/buffer_list_model.h"
-#include "panels/buffer_panel.h"
-#include "window/main_window.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "state/settings.h"
-#include "window/start_page.h"
-#include "test_support.h"
-#include "window/triage_view.h"
-#include "ui_test_util.h"
+#include "panels/buffer_panel.h"
 #include "panels/verdict_panel.h"
+#include "state/settings.h"
+#include "test_support.h"
+#include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/start_page.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 

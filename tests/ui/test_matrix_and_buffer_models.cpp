@@ -2,10 +2,10 @@
 // model and proxy under QAbstractItemModelTester, and each cell and row checked against the
 // core's own numbers.
 #include "models/buffer_list_model.h"
-#include "widgets/matrix_colors.h"
 #include "models/matrix_model.h"
 #include "test_support.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_colors.h"
 
 #include "dumpscope/analyze.h"
 

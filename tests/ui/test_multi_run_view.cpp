@@ -2,14 +2,14 @@
 // the summary model (under QAbstractItemModelTester) ranked as the core ranks, and a matrix cell
 // opening its pair in the triage view.
 #include "../core/multi_run_fixture.h"
-#include "window/main_window.h"
-#include "widgets/matrix_colors.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "window/multi_run_view.h"
 #include "models/multi_summary_model.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_colors.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/multi_run_view.h"
+#include "window/triage_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -19,8 +19,8 @@
 #include <gtest/gtest.h>
 
 using dumpscope::test::Candidates;
-using dumpscope::test::threeCandidates;
 using dumpscope::test::TempDir;
+using dumpscope::test::threeCandidates;
 
 namespace {
 
@@ -30,7 +30,8 @@ QString qs(const std::filesystem::path& p) {
 
 QStringList runs(const Candidates& c) {
     QStringList out;
-    for (const auto& r : c.runs()) out << qs(r);
+    for (const auto& r : c.runs())
+        out << qs(r);
     return out;
 }
 
@@ -64,14 +65,20 @@ TEST(MultiRunView, OneMatrixPerCandidateWithTheCellsColours) {
         for (int r = 0; r < 4; ++r) {
             for (int col = 0; col < 5; ++col) {
                 const QModelIndex i = model->index(r, col);
-                const bool diverges = diverging[k] && i.data(MatrixModel::StepRole).toULongLong() == diverging[k]->first &&
-                                      i.data(MatrixModel::GroupRole).toString() == diverging[k]->second;
+                const bool diverges =
+                    diverging[k] &&
+                    i.data(MatrixModel::StepRole).toULongLong() == diverging[k]->first &&
+                    i.data(MatrixModel::GroupRole).toString() == diverging[k]->second;
                 const QColor expected =
-                    diverges ? matrix_colors::diverge(i.data(MatrixModel::MaxAbsDeltaRole).toDouble())
-                             : matrix_colors::equal();
-                EXPECT_EQ(background(i), expected) << "candidate " << k + 1 << " row " << r << " col " << col;
-                const QString count = QStringLiteral("/%1").arg(i.data(MatrixModel::BufferCountRole).toULongLong());
-                EXPECT_EQ(i.data(Qt::DisplayRole).toString(), (diverges ? QStringLiteral("1") : QStringLiteral("0")) + count)
+                    diverges
+                        ? matrix_colors::diverge(i.data(MatrixModel::MaxAbsDeltaRole).toDouble())
+                        : matrix_colors::equal();
+                EXPECT_EQ(background(i), expected)
+                    << "candidate " << k + 1 << " row " << r << " col " << col;
+                const QString count =
+                    QStringLiteral("/%1").arg(i.data(MatrixModel::BufferCountRole).toULongLong());
+                EXPECT_EQ(i.data(Qt::DisplayRole).toString(),
+                          (diverges ? QStringLiteral("1") : QStringLiteral("0")) + count)
                     << "candidate " << k + 1 << " row " << r << " col " << col;
             }
         }
@@ -81,7 +88,8 @@ TEST(MultiRunView, OneMatrixPerCandidateWithTheCellsColours) {
 TEST(MultiRunView, SummaryRanksByFirstDivergentStepWithTheNoiseFloorReading) {
     const Candidates c = threeCandidates();
     MultiRunView view;
-    QAbstractItemModelTester tester(view.summaryModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(view.summaryModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     view.open(qs(c.base()), runs(c));
     ASSERT_TRUE(waitFor(view));
     const MultiSummaryModel& model = *view.summaryModel();
@@ -91,19 +99,29 @@ TEST(MultiRunView, SummaryRanksByFirstDivergentStepWithTheNoiseFloorReading) {
     const int order[] = {2, 1, 0};
     for (int r = 0; r < 3; ++r)
         EXPECT_EQ(model.index(r, 0).data(MultiSummaryModel::CandidateRole).toInt(), order[r]);
-    EXPECT_EQ(model.index(0, MultiSummaryModel::StepColumn).data(MultiSummaryModel::FirstDivergentStepRole), 1u);
-    EXPECT_EQ(model.index(1, MultiSummaryModel::StepColumn).data(MultiSummaryModel::FirstDivergentStepRole), 2u);
-    EXPECT_FALSE(model.index(2, MultiSummaryModel::StepColumn).data(MultiSummaryModel::FirstDivergentStepRole).isValid());
+    EXPECT_EQ(model.index(0, MultiSummaryModel::StepColumn)
+                  .data(MultiSummaryModel::FirstDivergentStepRole),
+              1u);
+    EXPECT_EQ(model.index(1, MultiSummaryModel::StepColumn)
+                  .data(MultiSummaryModel::FirstDivergentStepRole),
+              2u);
+    EXPECT_FALSE(model.index(2, MultiSummaryModel::StepColumn)
+                     .data(MultiSummaryModel::FirstDivergentStepRole)
+                     .isValid());
     EXPECT_EQ(model.index(0, MultiSummaryModel::RankColumn).data().toString(), QStringLiteral("1"));
     EXPECT_EQ(model.index(0, MultiSummaryModel::CandidateColumn).data().toString(),
               QStringLiteral("3: ") + qs(c.runs()[2]));
     EXPECT_EQ(model.index(0, 4).data().toString(), QStringLiteral("G: sampled_h_t")); // root cause
     EXPECT_EQ(background(model.index(2, MultiSummaryModel::StepColumn)), matrix_colors::equal());
-    EXPECT_EQ(model.index(1, MultiSummaryModel::FloorColumn).data(MultiSummaryModel::FloorReadingRole).toString(),
+    EXPECT_EQ(model.index(1, MultiSummaryModel::FloorColumn)
+                  .data(MultiSummaryModel::FloorReadingRole)
+                  .toString(),
               QStringLiteral("floor_clean"));
-    EXPECT_EQ(model.index(2, MultiSummaryModel::FloorColumn).data().toString(), QStringLiteral("the noise floor"));
+    EXPECT_EQ(model.index(2, MultiSummaryModel::FloorColumn).data().toString(),
+              QStringLiteral("the noise floor"));
     for (int col = 0; col < model.columnCount(); ++col)
-        EXPECT_FALSE(model.headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty()) << col;
+        EXPECT_FALSE(model.headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty())
+            << col;
 }
 
 TEST(MultiRunView, ActivatingACellOpensThatPairInTheTriageView) {

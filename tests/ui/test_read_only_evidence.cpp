@@ -3,12 +3,12 @@
 // CSV, the Markdown summary), reload and swap, and the real dumpscope binary's --screenshot;
 // then no byte, modification time or entry inside the run directories has changed. The
 // snapshot checks hold as root too, where chmod itself stops nothing.
-#include "panels/element_panel.h"
-#include "window/main_window.h"
 #include "models/matrix_model.h"
+#include "panels/element_panel.h"
 #include "test_support.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -43,7 +43,8 @@ TEST(ReadOnlyEvidence, TheWindowAndEveryExportLeaveTheRunsUntouched) {
             QString error;
 
             // The element table reads the dumps again (BufferView); its CSV goes outside.
-            ASSERT_TRUE(window.triageView()->selectCell(2, QStringLiteral("H"), QStringLiteral("q_logits")));
+            ASSERT_TRUE(window.triageView()->selectCell(2, QStringLiteral("H"),
+                                                        QStringLiteral("q_logits")));
             ElementPanel* elements = window.triageView()->elementPanel();
             ASSERT_TRUE(elements->exportCsv(q(out / "diffs.csv"), &error)) << error.toStdString();
             EXPECT_EQ(readFile(out / "diffs.csv").substr(0, 6), "index,");
@@ -70,9 +71,10 @@ TEST(ReadOnlyEvidence, TheWindowAndEveryExportLeaveTheRunsUntouched) {
 
         // The real binary, analysis through to its screenshot.
         TempDir home;
-        const auto shot = runProcess({DUMPSCOPE_GUI_PATH, (runs / "a").string(), (runs / "b").string(),
-                                      "--screenshot", (out / "shot.png").string()},
-                                     {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()});
+        const auto shot =
+            runProcess({DUMPSCOPE_GUI_PATH, (runs / "a").string(), (runs / "b").string(),
+                        "--screenshot", (out / "shot.png").string()},
+                       {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()});
         EXPECT_EQ(shot.exitCode, 0) << shot.err;
 
         EXPECT_EQ(snapshotTree(runs.path()), before);

@@ -3,11 +3,11 @@
 // QSettings' own lock file, so that a write cannot finish: were it made on the GUI thread,
 // that thread would wait for the lock until the watchdog releases it (10 s), and the file
 // would then hold the pair before the test looks.
-#include "window/main_window.h"
-#include "workers/recent_pairs_writer.h"
 #include "state/settings.h"
 #include "test_support.h"
 #include "ui_test_util.h"
+#include "window/main_window.h"
+#include "workers/recent_pairs_writer.h"
 
 #include <QAction>
 #include <QFile>

@@ -3,14 +3,14 @@
 // stays where the user put it, and pausing stops the growth until the watch resumes.
 #include "../core/run_fixture.h"
 
-#include "workers/analysis_worker.h"
-#include "panels/buffer_panel.h"
-#include "window/main_window.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "workers/run_watcher.h"
-#include "window/triage_view.h"
+#include "panels/buffer_panel.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
+#include "workers/analysis_worker.h"
+#include "workers/run_watcher.h"
 
 #include "dumpscope/result_cache.h"
 
@@ -42,11 +42,13 @@ struct Window {
     MatrixModel& matrix() { return *window.triageView()->matrixModel(); }
     ResultCache::Stats cacheStats(const TempDir& dir) {
         return window.analysisWorker()
-            ->cacheFor(QString::fromStdString((dir / "a").string()), QString::fromStdString((dir / "b").string()))
+            ->cacheFor(QString::fromStdString((dir / "a").string()),
+                       QString::fromStdString((dir / "b").string()))
             ->stats();
     }
     void open(const TempDir& dir) {
-        window.openPair({QString::fromStdString((dir / "a").string()), QString::fromStdString((dir / "b").string())});
+        window.openPair({QString::fromStdString((dir / "a").string()),
+                         QString::fromStdString((dir / "b").string())});
     }
 };
 
@@ -72,7 +74,8 @@ int columnOf(MatrixModel& matrix, const std::string& group) {
 
 QString selectedBufferName(TriageView& triage) {
     const int index = triage.bufferPanel()->selectedBuffer();
-    return index < 0 ? QString() : QString::fromStdString(triage.snapshot()->analysis->buffers[index].name);
+    return index < 0 ? QString()
+                     : QString::fromStdString(triage.snapshot()->analysis->buffers[index].name);
 }
 
 } // namespace
@@ -106,7 +109,7 @@ TEST(RunWatcher, NewStepsGrowTheMatrixReadingOnlyTheNewFiles) {
     ASSERT_TRUE(waitUntil([&] { return finishedWithRows(w, 3); }));
     const auto grown = w.cacheStats(dir);
     EXPECT_EQ(grown.filesRead - first.filesRead, 2 * kBuffersPerStep); // the new step's files only
-    EXPECT_EQ(grown.hits - first.hits, 2 * kBuffersPerStep);           // steps 0 and 1 from the cache
+    EXPECT_EQ(grown.hits - first.hits, 2 * kBuffersPerStep); // steps 0 and 1 from the cache
     EXPECT_EQ(w.window.snapshot()->analysis->steps, (std::vector<std::uint64_t>{0, 1, 2}));
     // The selection is where the user left it.
     EXPECT_EQ(view->currentIndex().data(MatrixModel::StepRole).toULongLong(), 1u);

@@ -1,16 +1,16 @@
 // The window's keyboard: Ctrl+O, Ctrl+E, F5, Ctrl+F, N / Shift+N pressed on the window (not on
 // one panel), and the find-a-buffer field: filtering the cell's list and jumping to a cell.
 #include "models/buffer_list_model.h"
-#include "panels/buffer_panel.h"
 #include "models/buffer_search.h"
-#include "panels/element_panel.h"
-#include "window/main_window.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "window/start_page.h"
+#include "panels/buffer_panel.h"
+#include "panels/element_panel.h"
 #include "test_support.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/start_page.h"
+#include "window/triage_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,9 +38,11 @@ QString q(const std::filesystem::path& p) {
 // v_pred equal, G equal. Step 1: everything equal, and I's cfc_grad_b_scratch only there.
 void writeNavigationPair(const std::filesystem::path& dir) {
     std::vector<float> base(100);
-    for (std::size_t i = 0; i < base.size(); ++i) base[i] = static_cast<float>(i) * 0.25f;
+    for (std::size_t i = 0; i < base.size(); ++i)
+        base[i] = static_cast<float>(i) * 0.25f;
     std::vector<float> changed = base;
-    for (std::size_t i : {10, 40, 70}) changed[i] += 1.0f;
+    for (std::size_t i : {10, 40, 70})
+        changed[i] += 1.0f;
     for (const char* run : {"a", "b"}) {
         const auto r = dir / run;
         for (std::uint64_t step : {0, 1}) {
@@ -74,8 +76,9 @@ struct OpenWindow {
     }
     QString currentCell() {
         const QModelIndex i = triage().matrixView()->currentIndex();
-        return QStringLiteral("%1/%2").arg(i.data(MatrixModel::StepRole).toULongLong()).arg(
-            triage().matrixModel()->headerData(i.column(), Qt::Horizontal).toString());
+        return QStringLiteral("%1/%2")
+            .arg(i.data(MatrixModel::StepRole).toULongLong())
+            .arg(triage().matrixModel()->headerData(i.column(), Qt::Horizontal).toString());
     }
     QStringList listedBuffers() {
         QStringList names;

@@ -1,10 +1,10 @@
 // Snapshots of a long analysis: each one shares what did not change with the one before, and
 // the models signal the cells and rows that changed, not all of them. Work is counted (cells,
 // rows, chunks), never timed: a snapshot's work must follow what changed, not the run's length.
-#include "workers/analysis_worker.h"
 #include "models/buffer_list_model.h"
 #include "models/matrix_model.h"
 #include "test_support.h"
+#include "workers/analysis_worker.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/schema.h"

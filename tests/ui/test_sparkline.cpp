@@ -2,11 +2,11 @@
 // it sorts by the total differing count, and SparklineDelegate draws taller bars for more
 // differences, none for an equal step.
 #include "models/buffer_list_model.h"
+#include "test_support.h"
+#include "ui_test_util.h"
 #include "widgets/growth_sparkline.h"
 #include "widgets/matrix_colors.h"
 #include "widgets/sparkline_delegate.h"
-#include "test_support.h"
-#include "ui_test_util.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/growth.h"
@@ -93,17 +93,17 @@ TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
         }
     }
     // Hand-computed: x differs at 0, 1, 3 elements; y is missing at step 1.
-    const GrowthSparkline x =
-        model.index(model.rowOf(QStringLiteral("x")), 0).data(BufferListModel::GrowthRole)
-            .value<GrowthSparkline>();
+    const GrowthSparkline x = model.index(model.rowOf(QStringLiteral("x")), 0)
+                                  .data(BufferListModel::GrowthRole)
+                                  .value<GrowthSparkline>();
     ASSERT_EQ(x.points.size(), 3u);
     EXPECT_EQ(x.points[0].nDiff, 0u);
     EXPECT_EQ(x.points[1].nDiff, 1u);
     EXPECT_EQ(x.points[2].nDiff, 3u);
     EXPECT_EQ(x.points[2].maxAbsDelta, 1.0);
-    const GrowthSparkline y =
-        model.index(model.rowOf(QStringLiteral("y")), 0).data(BufferListModel::GrowthRole)
-            .value<GrowthSparkline>();
+    const GrowthSparkline y = model.index(model.rowOf(QStringLiteral("y")), 0)
+                                  .data(BufferListModel::GrowthRole)
+                                  .value<GrowthSparkline>();
     EXPECT_EQ(y.points[1].status, Status::missing);
 
     const QString tip = model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
@@ -120,10 +120,12 @@ TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
     proxy.setSortRole(BufferListModel::SortRole);
     proxy.sort(BufferListModel::GrowthColumn, Qt::DescendingOrder);
     EXPECT_EQ(proxy.index(0, BufferListModel::NameColumn).data().toString(), QStringLiteral("x"));
-    EXPECT_EQ(proxy.index(0, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
-              4u);
-    EXPECT_EQ(proxy.index(1, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
-              0u);
+    EXPECT_EQ(
+        proxy.index(0, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
+        4u);
+    EXPECT_EQ(
+        proxy.index(1, BufferListModel::GrowthColumn).data(BufferListModel::SortRole).toULongLong(),
+        0u);
 }
 
 // While the analysis is in flight the cell's rows stay and their data changes: the sparkline
@@ -160,7 +162,8 @@ TEST(Sparkline, BarsGrowWithTheDifferingCount) {
     const Analysis analysis = growingPair(dir);
     BufferListModel model;
     model.setBuffers(uitest::finishedSnapshot(analysis), analysis.matrix.at(2).cells.at(0).buffers);
-    const QModelIndex x = model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn);
+    const QModelIndex x =
+        model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn);
     const GrowthSparkline line = x.data(BufferListModel::GrowthRole).value<GrowthSparkline>();
 
     QImage image(80, 26, QImage::Format_ARGB32_Premultiplied);

@@ -1,15 +1,15 @@
 // TriageView::Pace::inTurns: a finished analysis reaches the panels in three turns of the event
 // loop (matrix and verdict, then the cell's buffer list, then the buffer's details), with other
 // events running in between; `shown` is called once, after the last turn.
+#include "models/matrix_model.h"
 #include "panels/buffer_panel.h"
 #include "panels/element_panel.h"
 #include "panels/histogram_panel.h"
-#include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "test_support.h"
-#include "window/triage_view.h"
-#include "ui_test_util.h"
 #include "panels/verdict_panel.h"
+#include "test_support.h"
+#include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 

@@ -1,12 +1,12 @@
 // The window on pairs with buffers that have no pair result: what the verdict panel's headline,
 // warnings, culprit table and root cause say, and how the matrix marks the unjudged group.
-#include "window/main_window.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
-#include "test_support.h"
-#include "window/triage_view.h"
-#include "ui_test_util.h"
 #include "panels/verdict_panel.h"
+#include "test_support.h"
+#include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include "../core/run_fixture.h"
 

@@ -1,13 +1,13 @@
 // What the window does besides showing: export, clipboard, swap, reload, drops, settings, and
 // the real dumpscope binary's --screenshot.
-#include "window/main_window.h"
 #include "models/matrix_model.h"
+#include "panels/verdict_panel.h"
 #include "state/run_pair.h"
 #include "state/settings.h"
 #include "test_support.h"
-#include "window/triage_view.h"
 #include "ui_test_util.h"
-#include "panels/verdict_panel.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/report.h"

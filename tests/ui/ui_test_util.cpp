@@ -1,7 +1,7 @@
 #include "ui_test_util.h"
 
-#include "window/main_window.h"
 #include "test_support.h"
+#include "window/main_window.h"
 
 #include "dumpscope/schema.h"
 

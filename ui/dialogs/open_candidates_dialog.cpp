@@ -66,7 +66,8 @@ QString OpenCandidatesDialog::base() const {
 
 QStringList OpenCandidatesDialog::candidates() const {
     QStringList runs;
-    for (int i = 0; i < m_candidates->count(); ++i) runs << m_candidates->item(i)->text();
+    for (int i = 0; i < m_candidates->count(); ++i)
+        runs << m_candidates->item(i)->text();
     return runs;
 }
 
@@ -80,5 +81,6 @@ void OpenCandidatesDialog::addCandidate(const QString& run) {
 }
 
 void OpenCandidatesDialog::updateOk() {
-    m_buttons->button(QDialogButtonBox::Open)->setEnabled(!base().isEmpty() && m_candidates->count() > 0);
+    m_buttons->button(QDialogButtonBox::Open)
+        ->setEnabled(!base().isEmpty() && m_candidates->count() > 0);
 }

@@ -202,8 +202,9 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
         return QString::number(s.nA);
     // The core's own words on the row of a buffer whose shape did not fit (compared flat).
     case ShapeColumn:
-        return b.shapeError.empty() ? shapeText(b)
-                                    : tr("not applied: %1").arg(QString::fromStdString(b.shapeError));
+        return b.shapeError.empty()
+                   ? shapeText(b)
+                   : tr("not applied: %1").arg(QString::fromStdString(b.shapeError));
     case GrowthColumn:
         return QString(); // drawn by SparklineDelegate from GrowthRole
     default:

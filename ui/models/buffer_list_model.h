@@ -1,7 +1,7 @@
 #pragma once
 
-#include "workers/analysis_snapshot.h"
 #include "widgets/growth_sparkline.h"
+#include "workers/analysis_snapshot.h"
 
 #include <QAbstractTableModel>
 

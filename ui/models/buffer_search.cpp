@@ -25,7 +25,8 @@ std::optional<BufferLocation> locateBuffer(const dumpscope::Analysis& analysis, 
     for (const auto& b : analysis.buffers) {
         if (QString::fromStdString(b.name) != name) continue;
         if (preferredStep && b.step == *preferredStep) preferred = &b;
-        if (dumpscope::isDivergent(b.status) && !b.pending && (!divergent || b.step < divergent->step))
+        if (dumpscope::isDivergent(b.status) && !b.pending &&
+            (!divergent || b.step < divergent->step))
             divergent = &b;
         if (!first || b.step < first->step) first = &b;
     }
@@ -63,7 +64,8 @@ void BufferSearch::setSnapshot(const SnapshotPtr& snapshot) {
     if (sameBuffers) return;
     std::set<QString> unique;
     if (snapshot)
-        for (const auto& b : snapshot->analysis->buffers) unique.insert(QString::fromStdString(b.name));
+        for (const auto& b : snapshot->analysis->buffers)
+            unique.insert(QString::fromStdString(b.name));
     const QStringList names(unique.begin(), unique.end());
     if (names != m_names->stringList()) m_names->setStringList(names);
 }

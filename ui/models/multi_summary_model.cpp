@@ -21,8 +21,9 @@ void MultiSummaryModel::setSnapshots(std::vector<SnapshotPtr> snapshots) {
     std::iota(order.begin(), order.end(), 0);
     auto summary = pairs.size() == snapshots.size() ? dumpscope::summarizeCandidates(pairs)
                                                     : dumpscope::MultiRunSummary{};
-    const bool done = !snapshots.empty() && std::all_of(snapshots.begin(), snapshots.end(),
-                                                        [](const SnapshotPtr& s) { return s && s->finished; });
+    const bool done =
+        !snapshots.empty() && std::all_of(snapshots.begin(), snapshots.end(),
+                                          [](const SnapshotPtr& s) { return s && s->finished; });
     if (done) order.assign(summary.ranking.begin(), summary.ranking.end());
     if (order == m_order && !order.empty()) {
         m_snapshots = std::move(snapshots);
@@ -83,7 +84,8 @@ QVariant MultiSummaryModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole: {
         if (index.column() == FloorColumn)
             return f ? QString::fromUtf8(floorReadingName(f->reading).data())
-                     : (k == 0 && m_snapshots.size() > 1 ? tr("the noise floor") : QStringLiteral("—"));
+                     : (k == 0 && m_snapshots.size() > 1 ? tr("the noise floor")
+                                                         : QStringLiteral("—"));
         if (!known) return index.column() == CandidateColumn ? QString::number(k + 1) : QString();
         const auto row = dumpscope::multiSummaryRow(m_summary, static_cast<std::size_t>(k));
         if (!done && index.column() == RankColumn) return QStringLiteral("…");
@@ -101,15 +103,19 @@ QVariant MultiSummaryModel::data(const QModelIndex& index, int role) const {
         if (c.exitCode == 1) return QBrush(matrix_colors::diverge(1e-3));
         return QBrush(matrix_colors::equal());
     }
-    case CandidateRole: return k;
+    case CandidateRole:
+        return k;
     case FirstDivergentStepRole:
         if (known && m_summary.candidates[static_cast<std::size_t>(k)].firstDivergentStep)
-            return QVariant::fromValue<qulonglong>(*m_summary.candidates[static_cast<std::size_t>(k)].firstDivergentStep);
+            return QVariant::fromValue<qulonglong>(
+                *m_summary.candidates[static_cast<std::size_t>(k)].firstDivergentStep);
         return {};
     case FloorReadingRole:
         return f ? QVariant(QString::fromUtf8(floorReadingName(f->reading).data())) : QVariant();
-    case FinishedRole: return done;
-    default: return {};
+    case FinishedRole:
+        return done;
+    default:
+        return {};
     }
 }
 
@@ -117,17 +123,22 @@ QVariant MultiSummaryModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) {
         if (section == FloorColumn) return tr("against the noise floor");
-        return QString::fromUtf8(dumpscope::kMultiSummaryColumns[static_cast<std::size_t>(section)]);
+        return QString::fromUtf8(
+            dumpscope::kMultiSummaryColumns[static_cast<std::size_t>(section)]);
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case RankColumn: return tr("1 = diverges first; ties share a rank; — when it does not diverge");
-        case CandidateColumn: return tr("Candidate number (command-line order) and its run folder");
-        case StepColumn: return tr("The first step at which the candidate differs from the base");
+        case RankColumn:
+            return tr("1 = diverges first; ties share a rank; — when it does not diverge");
+        case CandidateColumn:
+            return tr("Candidate number (command-line order) and its run folder");
+        case StepColumn:
+            return tr("The first step at which the candidate differs from the base");
         case FloorColumn:
             return tr("Candidate 1 is taken as a rerun of the base's build: does this candidate "
                       "diverge earlier or in other buffers than it?");
-        default: return tr("As in the pair's own analysis (run A = the base)");
+        default:
+            return tr("As in the pair's own analysis (run A = the base)");
         }
     }
     return {};

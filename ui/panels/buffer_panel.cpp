@@ -95,11 +95,12 @@ QMenu* BufferPanel::contextMenuFor(int row) {
     if (name.isEmpty()) return nullptr;
     const QString typed = m_typedShape ? m_typedShape(name) : QString();
     auto* menu = new QMenu(this);
-    QAction* set = menu->addAction(tr("Set &Shape of %1…").arg(name), this,
-                                   [this, name] { editShape(name); });
+    QAction* set =
+        menu->addAction(tr("Set &Shape of %1…").arg(name), this, [this, name] { editShape(name); });
     set->setObjectName(QStringLiteral("setShapeAction"));
-    QAction* clear = menu->addAction(tr("&Clear Typed Shape (%1)").arg(typed.isEmpty() ? tr("none") : typed),
-                                     this, [this, name] { emit shapeChangeRequested(name, {}); });
+    QAction* clear =
+        menu->addAction(tr("&Clear Typed Shape (%1)").arg(typed.isEmpty() ? tr("none") : typed),
+                        this, [this, name] { emit shapeChangeRequested(name, {}); });
     clear->setObjectName(QStringLiteral("clearShapeAction"));
     clear->setEnabled(!typed.isEmpty());
     return menu;

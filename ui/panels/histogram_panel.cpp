@@ -9,10 +9,10 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCursor>
+#include <QEvent>
 #include <QLabel>
 #include <QStackedWidget>
 #include <QToolTip>
-#include <QEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 

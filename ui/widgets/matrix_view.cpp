@@ -1,7 +1,7 @@
 #include "widgets/matrix_view.h"
 
-#include "widgets/matrix_colors.h"
 #include "models/matrix_model.h"
+#include "widgets/matrix_colors.h"
 
 #include <QHeaderView>
 #include <QPainter>

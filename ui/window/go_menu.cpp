@@ -17,8 +17,8 @@ QMenu* addGoMenu(QMainWindow* window, TriageView* triage) {
     find->setShortcut(QKeySequence::Find); // Ctrl+F
     go->addSeparator();
     ElementPanel* elements = triage->elementPanel();
-    QAction* next = go->addAction(QMainWindow::tr("&Next Difference"), elements,
-                                  &ElementPanel::nextDifference);
+    QAction* next =
+        go->addAction(QMainWindow::tr("&Next Difference"), elements, &ElementPanel::nextDifference);
     next->setObjectName(QStringLiteral("nextDifferenceAction"));
     next->setShortcut(Qt::Key_N);
     QAction* previous = go->addAction(QMainWindow::tr("&Previous Difference"), elements,

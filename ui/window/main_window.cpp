@@ -2,17 +2,17 @@
 
 #include "dialogs/about_box.h"
 #include "dialogs/analysis_settings_dialog.h"
-#include "workers/analysis_worker.h"
+#include "dialogs/open_candidates_dialog.h"
 #include "panels/buffer_panel.h"
-#include "workers/deferred_progress.h"
+#include "state/settings.h"
 #include "window/go_menu.h"
 #include "window/multi_run_view.h"
-#include "dialogs/open_candidates_dialog.h"
-#include "workers/recent_pairs_writer.h"
-#include "workers/run_watcher.h"
-#include "state/settings.h"
 #include "window/start_page.h"
 #include "window/triage_view.h"
+#include "workers/analysis_worker.h"
+#include "workers/deferred_progress.h"
+#include "workers/recent_pairs_writer.h"
+#include "workers/run_watcher.h"
 
 #include "dumpscope/demo.h"
 #include "dumpscope/report.h"
@@ -63,7 +63,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_stack->addWidget(m_multi);
     connect(m_multi, &MultiRunView::pairActivated, this, &MainWindow::openCandidatePair);
     connect(m_multi, &MultiRunView::finished, this, [this] {
-        m_statusLabel->setText(tr("Compared the base with %n candidate(s)", nullptr, m_multi->candidateCount()));
+        m_statusLabel->setText(
+            tr("Compared the base with %n candidate(s)", nullptr, m_multi->candidateCount()));
         updateActions();
         emit analysisFinished();
     });
@@ -146,11 +147,12 @@ void MainWindow::createActions() {
     m_cancelAction = analysis->addAction(tr("C&ancel"), this, &MainWindow::cancelAnalysis);
     m_cancelAction->setShortcut(Qt::Key_Escape);
     analysis->addSeparator();
-    m_settingsAction = analysis->addAction(tr("Analysis &Settings…"), this,
-                                           &MainWindow::editAnalysisSettings);
+    m_settingsAction =
+        analysis->addAction(tr("Analysis &Settings…"), this, &MainWindow::editAnalysisSettings);
     m_settingsAction->setObjectName(QStringLiteral("analysisSettingsAction"));
     BufferPanel* buffers = m_triage->bufferPanel();
-    buffers->setTypedShapeLookup([this](const QString& name) { return m_settings->bufferShape(name); });
+    buffers->setTypedShapeLookup(
+        [this](const QString& name) { return m_settings->bufferShape(name); });
     connect(buffers, &BufferPanel::shapeChangeRequested, this,
             [this](const QString& name, const QString& text) { setBufferShape(name, text); });
     m_watchAction = analysis->addAction(tr("&Watch Runs for New Steps"));
@@ -361,11 +363,13 @@ void MainWindow::openCandidates(const QString& base, const QStringList& candidat
     m_triage->clear();
     const QString absBase = QFileInfo(base).absoluteFilePath();
     QStringList runs;
-    for (const QString& run : candidates) runs << QFileInfo(run).absoluteFilePath();
+    for (const QString& run : candidates)
+        runs << QFileInfo(run).absoluteFilePath();
     m_multi->open(absBase, runs, analysisRequest({absBase, absBase}));
     m_stack->setCurrentWidget(m_multi);
-    setWindowTitle(tr("%1 against %n candidate(s) — dumpscope", nullptr, static_cast<int>(runs.size()))
-                       .arg(QDir::toNativeSeparators(absBase)));
+    setWindowTitle(
+        tr("%1 against %n candidate(s) — dumpscope", nullptr, static_cast<int>(runs.size()))
+            .arg(QDir::toNativeSeparators(absBase)));
     m_statusLabel->setText(tr("Comparing the base with each candidate…"));
     updateActions();
 }
@@ -374,7 +378,8 @@ void MainWindow::openCandidatesDialog() {
     OpenCandidatesDialog dialog(m_settings->lastDirectory(), this);
     if (m_multi->candidateCount() > 0) {
         dialog.setBase(m_multi->base());
-        for (const QString& run : m_multi->candidates()) dialog.addCandidate(run);
+        for (const QString& run : m_multi->candidates())
+            dialog.addCandidate(run);
     }
     if (dialog.exec() == QDialog::Accepted) openCandidates(dialog.base(), dialog.candidates());
 }
@@ -397,7 +402,8 @@ void MainWindow::openCandidatePair(int candidate, quint64 step, const QString& g
                        .arg(QDir::toNativeSeparators(m_pair->runA))
                        .arg(candidate + 1)
                        .arg(QDir::toNativeSeparators(m_pair->runB)));
-    m_statusLabel->setText(tr("Candidate %1 against the base; Alt+Left goes back to all candidates").arg(candidate + 1));
+    m_statusLabel->setText(tr("Candidate %1 against the base; Alt+Left goes back to all candidates")
+                               .arg(candidate + 1));
     updateActions();
 }
 
@@ -432,7 +438,8 @@ void MainWindow::updateActions() {
     m_swapAction->setEnabled(m_pair.has_value());
     m_closeAction->setEnabled(m_pair.has_value());
     m_cancelAction->setEnabled(m_worker->isRunning() || m_multi->isRunning());
-    m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 && m_stack->currentWidget() != m_multi);
+    m_backToCandidatesAction->setEnabled(m_multi->candidateCount() > 0 &&
+                                         m_stack->currentWidget() != m_multi);
 }
 
 QList<RunPair> MainWindow::recentPairs() const {

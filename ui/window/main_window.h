@@ -1,8 +1,8 @@
 #pragma once
 
+#include "state/run_pair.h"
 #include "workers/analysis_request.h"
 #include "workers/analysis_snapshot.h"
-#include "state/run_pair.h"
 
 #include "dumpscope/schema.h"
 

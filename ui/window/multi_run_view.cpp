@@ -1,10 +1,10 @@
 #include "window/multi_run_view.h"
 
-#include "workers/analysis_worker.h"
-#include "panels/matrix_legend.h"
 #include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
 #include "models/multi_summary_model.h"
+#include "panels/matrix_legend.h"
+#include "widgets/matrix_view.h"
+#include "workers/analysis_worker.h"
 
 #include "dumpscope/multi_report.h"
 
@@ -75,15 +75,18 @@ MultiRunView::MultiRunView(QWidget* parent)
     // A summary row opens its candidate's pair where it first diverges.
     connect(m_summaryView, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
         const int k = index.data(MultiSummaryModel::CandidateRole).toInt();
-        const auto cause = snapshot(k) ? snapshot(k)->analysis->verdict.rootCause : dumpscope::RootCause{};
+        const auto cause =
+            snapshot(k) ? snapshot(k)->analysis->verdict.rootCause : dumpscope::RootCause{};
         emit pairActivated(k, cause.step.value_or(0),
-                           cause.groups.empty() ? QString() : QString::fromStdString(cause.groups.front()));
+                           cause.groups.empty() ? QString()
+                                                : QString::fromStdString(cause.groups.front()));
     });
 }
 
 // The workers go first: their threads may still be reading the runs.
 MultiRunView::~MultiRunView() {
-    for (auto& c : m_columns) delete c.worker;
+    for (auto& c : m_columns)
+        delete c.worker;
 }
 
 int MultiRunView::candidateCount() const {
@@ -99,11 +102,13 @@ MatrixView* MultiRunView::matrixView(int k) const {
 }
 
 SnapshotPtr MultiRunView::snapshot(int k) const {
-    return k >= 0 && k < candidateCount() ? m_columns[static_cast<std::size_t>(k)].snapshot : nullptr;
+    return k >= 0 && k < candidateCount() ? m_columns[static_cast<std::size_t>(k)].snapshot
+                                          : nullptr;
 }
 
 bool MultiRunView::isRunning() const {
-    return std::any_of(m_columns.begin(), m_columns.end(), [](const Column& c) { return c.worker->isRunning(); });
+    return std::any_of(m_columns.begin(), m_columns.end(),
+                       [](const Column& c) { return c.worker->isRunning(); });
 }
 
 bool MultiRunView::isFinished() const {
@@ -125,7 +130,8 @@ void MultiRunView::clear() {
     m_floorText->clear();
 }
 
-void MultiRunView::open(const QString& base, const QStringList& candidates, const AnalysisRequest& settings) {
+void MultiRunView::open(const QString& base, const QStringList& candidates,
+                        const AnalysisRequest& settings) {
     clear();
     m_base = base;
     m_candidates = candidates;
@@ -159,7 +165,8 @@ void MultiRunView::open(const QString& base, const QStringList& candidates, cons
         });
         connect(c.worker, &AnalysisWorker::failed, this,
                 [this, k](quint64, const QString& message) { pairEnded(k, message); });
-        connect(c.worker, &AnalysisWorker::cancelled, this, [this, k] { pairEnded(k, tr("cancelled")); });
+        connect(c.worker, &AnalysisWorker::cancelled, this,
+                [this, k] { pairEnded(k, tr("cancelled")); });
         // Until its turn, a pair shows its two runs and nothing compared.
         auto placeholder = std::make_shared<dumpscope::Analysis>();
         placeholder->runA = base.toStdString();
@@ -184,7 +191,8 @@ void MultiRunView::startNext() {
 
 void MultiRunView::cancel() {
     m_cancelled = true;
-    for (auto& c : m_columns) c.worker->cancel();
+    for (auto& c : m_columns)
+        c.worker->cancel();
 }
 
 void MultiRunView::show(int k, SnapshotPtr snapshot) {
@@ -194,16 +202,19 @@ void MultiRunView::show(int k, SnapshotPtr snapshot) {
     const auto& verdict = c.snapshot->analysis->verdict;
     QString state = tr("waiting");
     if (c.snapshot->finished)
-        state = verdict.firstDivergentStep ? tr("first divergence at step %1").arg(*verdict.firstDivergentStep)
-                                           : tr("exit code %1").arg(verdict.exitCode);
+        state = verdict.firstDivergentStep
+                    ? tr("first divergence at step %1").arg(*verdict.firstDivergentStep)
+                    : tr("exit code %1").arg(verdict.exitCode);
     else if (c.snapshot->total > 0)
         state = tr("comparing %1 / %2 buffers").arg(c.snapshot->nDone).arg(c.snapshot->total);
-    c.title->setText(tr("<b>Candidate %1</b>%2: %3<br>%4")
-                         .arg(k + 1)
-                         .arg(k == 0 && candidateCount() > 1 ? tr(" (noise floor)") : QString())
-                         .arg(QDir::toNativeSeparators(m_candidates[k]).toHtmlEscaped(), state.toHtmlEscaped()));
+    c.title->setText(
+        tr("<b>Candidate %1</b>%2: %3<br>%4")
+            .arg(k + 1)
+            .arg(k == 0 && candidateCount() > 1 ? tr(" (noise floor)") : QString())
+            .arg(QDir::toNativeSeparators(m_candidates[k]).toHtmlEscaped(), state.toHtmlEscaped()));
     std::vector<SnapshotPtr> all;
-    for (const auto& col : m_columns) all.push_back(col.snapshot);
+    for (const auto& col : m_columns)
+        all.push_back(col.snapshot);
     m_summaryModel->setSnapshots(std::move(all));
     updateFloorText();
 }
@@ -214,7 +225,8 @@ void MultiRunView::pairEnded(int k, const QString& message) {
     if (!message.isEmpty())
         c.title->setText(tr("<b>Candidate %1</b>: %2<br>not compared: %3")
                              .arg(k + 1)
-                             .arg(QDir::toNativeSeparators(m_candidates[k]).toHtmlEscaped(), message.toHtmlEscaped()));
+                             .arg(QDir::toNativeSeparators(m_candidates[k]).toHtmlEscaped(),
+                                  message.toHtmlEscaped()));
     startNext();
     if (isFinished()) {
         updateFloorText();
@@ -228,8 +240,10 @@ void MultiRunView::updateFloorText() {
         m_floorText->clear();
         return;
     }
-    QString text = QStringLiteral("<b>%1</b>").arg(
-        tr("Against the noise floor (%1):").arg(QString::fromStdString(dumpscope::noiseFloorIntro(summary)).toHtmlEscaped()));
+    QString text = QStringLiteral("<b>%1</b>")
+                       .arg(tr("Against the noise floor (%1):")
+                                .arg(QString::fromStdString(dumpscope::noiseFloorIntro(summary))
+                                         .toHtmlEscaped()));
     for (const auto& f : summary.againstFloor)
         text += QStringLiteral("<br>• <i>%1</i>: %2")
                     .arg(QString::fromUtf8(dumpscope::floorReadingName(f.reading).data()),

@@ -29,7 +29,8 @@ class MultiRunView : public QWidget {
     ~MultiRunView() override;
 
     // Compares `base` with each candidate; `settings` gives everything but the two runs.
-    void open(const QString& base, const QStringList& candidates, const AnalysisRequest& settings = {});
+    void open(const QString& base, const QStringList& candidates,
+              const AnalysisRequest& settings = {});
     void cancel();
     void clear();
 

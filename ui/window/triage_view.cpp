@@ -1,15 +1,15 @@
 #include "window/triage_view.h"
 
 #include "models/buffer_list_model.h"
-#include "panels/buffer_panel.h"
 #include "models/buffer_search.h"
+#include "models/matrix_model.h"
+#include "panels/buffer_panel.h"
 #include "panels/divergence_map_panel.h"
 #include "panels/element_panel.h"
 #include "panels/histogram_panel.h"
 #include "panels/matrix_legend.h"
-#include "models/matrix_model.h"
-#include "widgets/matrix_view.h"
 #include "panels/verdict_panel.h"
+#include "widgets/matrix_view.h"
 
 #include <QDataStream>
 #include <QHBoxLayout>
@@ -240,7 +240,8 @@ bool TriageView::selectCell(quint64 step, const QString& group, const QString& b
     if (!index.isValid()) return false;
     setCurrentCell(index);
     // A buffer hidden by the search field's filter is shown by clearing the filter.
-    if (!buffer.isEmpty() && !m_bufferPanel->selectBuffer(buffer) && !m_bufferSearch->text().isEmpty()) {
+    if (!buffer.isEmpty() && !m_bufferPanel->selectBuffer(buffer) &&
+        !m_bufferSearch->text().isEmpty()) {
         m_bufferSearch->clear();
         m_bufferPanel->selectBuffer(buffer);
     }

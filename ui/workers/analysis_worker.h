@@ -59,5 +59,6 @@ class AnalysisWorker : public QObject {
     std::vector<std::shared_ptr<Job>> m_jobs; // current and cancelled ones still unwinding
     std::optional<AnalysisRequest> m_lastRequest;
     // By (run A, run B), least recently used first.
-    std::vector<std::pair<std::pair<QString, QString>, std::shared_ptr<dumpscope::ResultCache>>> m_caches;
+    std::vector<std::pair<std::pair<QString, QString>, std::shared_ptr<dumpscope::ResultCache>>>
+        m_caches;
 };

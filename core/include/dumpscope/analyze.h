@@ -16,11 +16,11 @@ namespace dumpscope {
 class ResultCache;
 
 struct AnalyzeOptions {
-    std::shared_ptr<const Schema> schema; // null: the default schema
+    std::shared_ptr<const Schema> schema;         // null: the default schema
     std::optional<std::set<std::uint64_t>> steps; // only these steps (null: all found)
-    unsigned threads = 0;                 // 0: one per core
-    Tolerance tolerance;                  // none: bitwise only
-    bool verdictTolerance = false;        // the verdict ignores within_tolerance buffers
+    unsigned threads = 0;                         // 0: one per core
+    Tolerance tolerance;                          // none: bitwise only
+    bool verdictTolerance = false;                // the verdict ignores within_tolerance buffers
     double roundingThreshold = kDefaultRoundingThreshold; // see kind.h
     // Shapes by buffer name (schema or unclassified), over the schema's: what a user typed.
     std::map<std::string, std::vector<std::string>> shapes;

@@ -42,11 +42,11 @@ using ScanProgressFn = std::function<bool(std::uint64_t done, std::uint64_t tota
 
 // The positions of a buffer pair's differing elements (bitwise, as the statistics count them)
 // over the pair's common prefix, as a bitmap with a cumulative count per 4096-element block: n/8
-// bytes plus n/512. "The k-th difference" (select) and "differences before i" (rank) are O(log n), so
-// a table can show only the differing rows of a 100-million-element buffer without a list of
+// bytes plus n/512. "The k-th difference" (select) and "differences before i" (rank) are O(log n),
+// so a table can show only the differing rows of a 100-million-element buffer without a list of
 // them. Immutable once built; safe to share between threads.
 class DiffIndex {
-public:
+  public:
     DiffIndex() = default; // covers no element
 
     // Scans both files once, in bounded chunks. nullopt when cancelled through `progress` or
@@ -76,7 +76,7 @@ public:
     // Bitmap words per rank block: one 64-bit cumulative count per 4096 elements.
     static constexpr std::size_t kWordsPerBlock = 64;
 
-private:
+  private:
     friend class DiffIndexBuilder;
     std::uint64_t m_size = 0;
     std::uint64_t m_count = 0;

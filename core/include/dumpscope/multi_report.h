@@ -15,8 +15,8 @@ namespace dumpscope {
 // The cross-candidate summary table, cell by cell, shared by the CLI's text, the reports and
 // the window so they always agree.
 inline constexpr std::array<const char*, 9> kMultiSummaryColumns = {
-    "rank", "candidate", "first divergent step", "groups", "root cause", "kind",
-    "divergent cells", "divergent buffers", "exit"};
+    "rank", "candidate",       "first divergent step", "groups", "root cause",
+    "kind", "divergent cells", "divergent buffers",    "exit"};
 // The row of candidate `k` (0-based; shown 1-based as "k: PATH"), "—" where there is nothing to
 // say. Raw text (paths and names as they are): each writer escapes it its own way.
 std::array<std::string, kMultiSummaryColumns.size()> multiSummaryRow(const MultiRunSummary& summary,

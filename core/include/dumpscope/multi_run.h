@@ -21,8 +21,8 @@ namespace dumpscope {
 // One candidate at a glance, read from its pair's Analysis (run A = the base).
 struct CandidateSummary {
     std::filesystem::path run;
-    int exitCode = 0;   // the pair's: 0 all equal, 1 divergence, 2 error
-    std::string error;  // a run directory missing, unreadable or without dumps, else ""
+    int exitCode = 0;  // the pair's: 0 all equal, 1 divergence, 2 error
+    std::string error; // a run directory missing, unreadable or without dumps, else ""
     std::optional<std::uint64_t> firstDivergentStep;
     std::vector<std::string> divergedGroups; // group ids at that step
     RootCause rootCause;

@@ -33,7 +33,7 @@ std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
 // replaced otherwise. Errors and changed_while_reading are never kept: they are retried.
 // Thread-safe: analyze() calls it from all its threads.
 class ResultCache {
-public:
+  public:
     struct Stats {
         std::uint64_t hits = 0;      // pairs answered without opening a file
         std::uint64_t misses = 0;    // pairs compared
@@ -42,13 +42,13 @@ public:
     };
 
     // compareFiles(a, b, dtype, options), or the remembered result of it.
-    BufferResult compare(const std::filesystem::path& a, const std::filesystem::path& b, DType dtype,
-                         const CompareOptions& options);
+    BufferResult compare(const std::filesystem::path& a, const std::filesystem::path& b,
+                         DType dtype, const CompareOptions& options);
 
     Stats stats() const;
     void clear();
 
-private:
+  private:
     using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
     struct Entry {
         std::optional<FileIdentity> a, b; // nullopt: that side is absent (a one-sided buffer)
@@ -57,7 +57,8 @@ private:
         BufferResult result;
     };
     static bool sameInputs(const Entry& e, const std::optional<FileIdentity>& a,
-                           const std::optional<FileIdentity>& b, DType dtype, const CompareOptions& options);
+                           const std::optional<FileIdentity>& b, DType dtype,
+                           const CompareOptions& options);
 
     mutable std::mutex m_mutex;
     std::map<Key, Entry> m_entries;

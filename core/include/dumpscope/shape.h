@@ -20,9 +20,10 @@ struct ResolvedShape {
 // Resolves a shape spec (numbers, Schema::dims symbols, at most one "*") for a buffer of
 // `nElements`. `lengthOf(buffer)` gives another buffer's element count at the same step.
 // The product must equal nElements; "*" takes what is left and must divide it.
-ResolvedShape resolveShape(const std::vector<std::string>& spec, const Schema& schema,
-                           const std::function<std::optional<std::uint64_t>(const std::string&)>& lengthOf,
-                           std::uint64_t nElements);
+ResolvedShape
+resolveShape(const std::vector<std::string>& spec, const Schema& schema,
+             const std::function<std::optional<std::uint64_t>(const std::string&)>& lengthOf,
+             std::uint64_t nElements);
 
 // "[batch, 32]", "batch x 32", "64,32": the dimension words a user typed; empty on nonsense.
 std::vector<std::string> parseShapeText(const std::string& text);
@@ -31,10 +32,13 @@ std::vector<std::string> parseShapeText(const std::string& text);
 std::string formatIndex(std::uint64_t index, const std::vector<std::uint64_t>& dims);
 
 // Rows are the outermost dimension, columns everything inside it.
-inline std::uint64_t shapeRows(const std::vector<std::uint64_t>& d) { return d.empty() ? 0 : d[0]; }
+inline std::uint64_t shapeRows(const std::vector<std::uint64_t>& d) {
+    return d.empty() ? 0 : d[0];
+}
 inline std::uint64_t shapeCols(const std::vector<std::uint64_t>& d) {
     std::uint64_t c = 1;
-    for (std::size_t i = 1; i < d.size(); ++i) c *= d[i];
+    for (std::size_t i = 1; i < d.size(); ++i)
+        c *= d[i];
     return c;
 }
 

@@ -180,7 +180,9 @@ ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB);
 // histogram's range (|Δ| == 0, NaN and Inf go to DeltaHistogram's separate counts).
 int deltaDecade(double absDelta);
 // ulpBin: for a distance >= 1, the k with distance in [2^k, 2^(k+1)).
-inline int ulpBin(std::uint64_t ulp) { return std::bit_width(ulp) - 1; }
+inline int ulpBin(std::uint64_t ulp) {
+    return std::bit_width(ulp) - 1;
+}
 
 struct BufferStats {
     std::uint64_t nA = 0, nB = 0; // element counts
@@ -191,18 +193,18 @@ struct BufferStats {
     double maxRelDelta = 0; // |Δ| / max(|a|,|b|)
     std::uint64_t maxUlp = 0;
     std::uint64_t nanA = 0, nanB = 0, infA = 0, infB = 0;
-    std::uint64_t signedZeroDiffs = 0; // differences that are only +0 vs -0
-    std::uint64_t hashA = 0, hashB = 0; // XXH3-64 of each side's bytes
+    std::uint64_t signedZeroDiffs = 0;     // differences that are only +0 vs -0
+    std::uint64_t hashA = 0, hashB = 0;    // XXH3-64 of each side's bytes
     std::vector<ElementDiff> firstDiffs;   // first kKeep differing elements, by index
     std::vector<ElementDiff> largestDiffs; // kKeep largest |Δ|, largest first
     DeltaHistogram deltaHistogram;
     UlpHistogram ulpHistogram;
 
     // What kind of divergence it is (see kind.h), gathered in the same pass.
-    double maxAbsA = 0, maxAbsB = 0;          // largest finite |value| per side: the scale
-    std::uint64_t nanPayloadDiffs = 0;        // NaN on both sides, other bits
-    std::uint64_t nonFiniteMismatches = 0;    // NaN or Inf on one side only
-    std::uint64_t outsideTolerance = 0;       // differences a Tolerance does not allow
+    double maxAbsA = 0, maxAbsB = 0;       // largest finite |value| per side: the scale
+    std::uint64_t nanPayloadDiffs = 0;     // NaN on both sides, other bits
+    std::uint64_t nonFiniteMismatches = 0; // NaN or Inf on one side only
+    std::uint64_t outsideTolerance = 0;    // differences a Tolerance does not allow
     // Order-independent hashes of the differing elements of each side (two lanes): equal
     // when the sides hold the same values in another order.
     std::array<std::uint64_t, 2> multisetA{}, multisetB{};
@@ -229,7 +231,7 @@ struct Tolerance {
 // elements. Chunks must hold whole elements; the common prefix of both sides is compared,
 // and bytes beyond it are only hashed and counted (length mismatch).
 class StatsAccumulator {
-public:
+  public:
     explicit StatsAccumulator(DType dtype, const Tolerance& tolerance = {});
     ~StatsAccumulator();
     StatsAccumulator(const StatsAccumulator&) = delete;
@@ -248,7 +250,7 @@ public:
     void addTailB(const unsigned char* b, std::size_t nElements);
     BufferStats finish();
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

@@ -38,7 +38,8 @@ inline std::size_t decodeUtf8(std::string_view s, std::size_t i, char32_t& cp) {
     for (std::size_t k = 2; k < len; ++k)
         if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
     cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (byte(i + k) & 0x3F);
+    for (std::size_t k = 1; k < len; ++k)
+        cp = (cp << 6) | (byte(i + k) & 0x3F);
     return len;
 }
 

@@ -39,7 +39,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     an.verdictTolerance = options.verdictTolerance;
     an.roundingThreshold = options.roundingThreshold;
     an.schema = options.schema ? options.schema
-                               : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{}, &defaultSchema());
+                               : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{},
+                                                               &defaultSchema());
     const RunScan scanA = scanRun(runA), scanB = scanRun(runB);
     an.errorA = scanA.error;
     an.errorB = scanB.error;
@@ -57,8 +58,10 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     // Every (step, rest) in either run, in step order.
     using FilePair = std::pair<const DumpFile*, const DumpFile*>;
     std::map<std::uint64_t, std::map<std::string, FilePair>> byStep;
-    for (const auto& [key, f] : scanA.files) byStep[key.first][key.second].first = &f;
-    for (const auto& [key, f] : scanB.files) byStep[key.first][key.second].second = &f;
+    for (const auto& [key, f] : scanA.files)
+        byStep[key.first][key.second].first = &f;
+    for (const auto& [key, f] : scanB.files)
+        byStep[key.first][key.second].second = &f;
 
     const Schema& schema = *an.schema;
     // The schema's buffers by file and by name, looked up once per file: a schema may list tens
@@ -97,7 +100,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             r.name = name;
             r.dtype = dtype;
             r.fileName = (pair.first ? pair.first : pair.second)->fileName;
-            r.status = !pair.first ? Status::only_in_b : !pair.second ? Status::only_in_a : Status::equal;
+            r.status = !pair.first    ? Status::only_in_b
+                       : !pair.second ? Status::only_in_a
+                                      : Status::equal;
             auto wanted = options.shapes.find(name);
             const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
             const DumpFile* f = pair.first ? pair.first : pair.second;
@@ -181,12 +186,16 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
         }
     };
     // Results land in pre-assigned slots, so the output is the same for any thread count.
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(total, 1)));
+    unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads =
+        static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(total, 1)));
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
     worker();
-    for (auto& t : pool) t.join();
+    for (auto& t : pool)
+        t.join();
 
     an.cancelled = stop.load();
     summarize(an);

@@ -10,7 +10,8 @@ namespace dumpscope {
 
 bool DiffFilter::matches(DType t, std::uint64_t bitsA, std::uint64_t bitsB) const {
     switch (kind) {
-    case Kind::all: return true;
+    case Kind::all:
+        return true;
     case Kind::deltaDecade: {
         // DeltaHistogram's classification: NaN side, infinite |Δ|, zero |Δ|, else a decade.
         const double delta = elementDelta(t, bitsA, bitsB).absDelta;
@@ -30,7 +31,7 @@ bool DiffFilter::matches(DType t, std::uint64_t bitsA, std::uint64_t bitsB) cons
 
 // Sets the bits of one pair's differing elements, chunk by chunk, then derives the block ranks.
 class DiffIndexBuilder {
-public:
+  public:
     DiffIndexBuilder(DType dtype, std::uint64_t n, const DiffFilter& filter)
         : m_dtype(dtype), m_es(dtypeSize(dtype)) {
         m_index.m_size = n;
@@ -51,15 +52,17 @@ public:
             std::memcpy(&x, a + w, 8);
             std::memcpy(&y, b + w, 8);
             if (x == y) continue;
-            for (std::size_t e = w / m_es; e < (w + 8) / m_es; ++e) check(a, b, e, base);
+            for (std::size_t e = w / m_es; e < (w + 8) / m_es; ++e)
+                check(a, b, e, base);
         }
-        for (std::size_t e = w / m_es; e < m; ++e) check(a, b, e, base);
+        for (std::size_t e = w / m_es; e < m; ++e)
+            check(a, b, e, base);
     }
 
     DiffIndex finish() {
         auto& words = m_index.m_words;
-        const std::size_t blocks = (words.size() + DiffIndex::kWordsPerBlock - 1) /
-                                   DiffIndex::kWordsPerBlock;
+        const std::size_t blocks =
+            (words.size() + DiffIndex::kWordsPerBlock - 1) / DiffIndex::kWordsPerBlock;
         m_index.m_blockRanks.assign(blocks + 1, 0);
         std::uint64_t total = 0;
         for (std::size_t w = 0; w < words.size(); ++w) {
@@ -72,7 +75,7 @@ public:
         return std::move(m_index);
     }
 
-private:
+  private:
     void check(const unsigned char* a, const unsigned char* b, std::size_t e, std::uint64_t base) {
         const std::uint64_t x = loadBits(m_dtype, a + e * m_es);
         const std::uint64_t y = loadBits(m_dtype, b + e * m_es);
@@ -163,7 +166,8 @@ std::optional<std::uint64_t> DiffIndex::select(std::uint64_t k) const {
             remaining -= pc;
             continue;
         }
-        for (; remaining > 0; --remaining) word &= word - 1; // drop the lowest set bits
+        for (; remaining > 0; --remaining)
+            word &= word - 1; // drop the lowest set bits
         return std::uint64_t{w} * 64 + static_cast<std::uint64_t>(std::countr_zero(word));
     }
     return std::nullopt; // unreachable while the ranks match the bitmap

@@ -41,9 +41,11 @@ std::vector<GrowthSeries> growthSeries(const Analysis& an) {
     };
     if (an.schema)
         for (const auto& g : an.schema->groups)
-            for (const auto& b : g.buffers) seriesOf(g.id, b.name);
+            for (const auto& b : g.buffers)
+                seriesOf(g.id, b.name);
     std::map<std::uint64_t, std::size_t> column;
-    for (std::size_t i = 0; i < an.steps.size(); ++i) column[an.steps[i]] = i;
+    for (std::size_t i = 0; i < an.steps.size(); ++i)
+        column[an.steps[i]] = i;
     for (const auto& b : an.buffers) {
         auto c = column.find(b.step);
         if (c == column.end() || b.pending) continue;

@@ -9,12 +9,18 @@ namespace dumpscope {
 
 std::string_view floorReadingName(FloorReading r) {
     switch (r) {
-    case FloorReading::not_compared: return "not_compared";
-    case FloorReading::equal: return "equal";
-    case FloorReading::floor_clean: return "floor_clean";
-    case FloorReading::earlier: return "earlier";
-    case FloorReading::other_buffers: return "other_buffers";
-    case FloorReading::within_floor: return "within_floor";
+    case FloorReading::not_compared:
+        return "not_compared";
+    case FloorReading::equal:
+        return "equal";
+    case FloorReading::floor_clean:
+        return "floor_clean";
+    case FloorReading::earlier:
+        return "earlier";
+    case FloorReading::other_buffers:
+        return "other_buffers";
+    case FloorReading::within_floor:
+        return "within_floor";
     }
     return "?";
 }
@@ -41,7 +47,8 @@ CandidateSummary summarizeOne(const Analysis& an) {
     }
     c.divergentSteps = steps.size();
     for (const auto& row : an.matrix)
-        for (const auto& cell : row.cells) c.divergentCells += cell.nDivergent > 0;
+        for (const auto& cell : row.cells)
+            c.divergentCells += cell.nDivergent > 0;
     return c;
 }
 
@@ -71,26 +78,32 @@ FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Ana
     // The floor's buffers that were compared as a pair and found not divergent.
     std::set<Key> floorQuiet;
     for (const auto& b : floor.buffers)
-        if (!b.pending && !isOneSided(b.status) && !isError(b.status) && !countsAsDivergent(floor, b.status))
+        if (!b.pending && !isOneSided(b.status) && !isError(b.status) &&
+            !countsAsDivergent(floor, b.status))
             floorQuiet.insert({b.step, b.group, b.name});
     for (const auto& b : cand.buffers) {
-        if (b.pending || !countsAsDivergent(cand, b.status) || !floorQuiet.count({b.step, b.group, b.name}))
+        if (b.pending || !countsAsDivergent(cand, b.status) ||
+            !floorQuiet.count({b.step, b.group, b.name}))
             continue;
         if (f.nBeyondFloor++ < kMaxBeyondListed) f.beyondFloor.push_back({b.step, b.group, b.name});
     }
-    const std::string count = std::to_string(f.nBeyondFloor) + " buffer(s) diverge where the floor's are equal";
-    const std::string first =
-        f.beyondFloor.empty() ? std::string()
-                              : ", first " + f.beyondFloor.front().group + "/" + f.beyondFloor.front().name +
-                                    " at step " + std::to_string(f.beyondFloor.front().step);
+    const std::string count =
+        std::to_string(f.nBeyondFloor) + " buffer(s) diverge where the floor's are equal";
+    const std::string first = f.beyondFloor.empty()
+                                  ? std::string()
+                                  : ", first " + f.beyondFloor.front().group + "/" +
+                                        f.beyondFloor.front().name + " at step " +
+                                        std::to_string(f.beyondFloor.front().step);
     const auto step = [](std::uint64_t v) { return "step " + std::to_string(v); };
     if (!cs.firstDivergentStep && cs.divergentBuffers == 0) {
         f.reading = FloorReading::equal;
         f.text = who + " does not diverge from the base: nothing beyond the noise floor.";
     } else if (!fs.firstDivergentStep) {
         f.reading = FloorReading::floor_clean;
-        f.text = who + " diverges" + (cs.firstDivergentStep ? " from " + step(*cs.firstDivergentStep) : "") +
-                 " while " + floorName + " is bit-identical to the base: every divergence is the change's.";
+        f.text = who + " diverges" +
+                 (cs.firstDivergentStep ? " from " + step(*cs.firstDivergentStep) : "") +
+                 " while " + floorName +
+                 " is bit-identical to the base: every divergence is the change's.";
     } else if (cs.firstDivergentStep && *cs.firstDivergentStep < *fs.firstDivergentStep) {
         f.reading = FloorReading::earlier;
         f.text = who + " diverges EARLIER than " + floorName + ": " + step(*cs.firstDivergentStep) +
@@ -102,7 +115,8 @@ FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Ana
     } else {
         f.reading = FloorReading::within_floor;
         f.text = who + " diverges no earlier than " + floorName + ", which first diverges at " +
-                 step(*fs.firstDivergentStep) + ", and only in buffers the floor also diverges in at the "
+                 step(*fs.firstDivergentStep) +
+                 ", and only in buffers the floor also diverges in at the "
                  "same steps: indistinguishable from run-to-run noise.";
     }
     return f;
@@ -112,8 +126,10 @@ FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Ana
 
 MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
     MultiRunSummary s;
-    for (const Analysis* an : pairs) s.candidates.push_back(summarizeOne(*an));
-    for (std::size_t k = 0; k < s.candidates.size(); ++k) s.ranking.push_back(k);
+    for (const Analysis* an : pairs)
+        s.candidates.push_back(summarizeOne(*an));
+    for (std::size_t k = 0; k < s.candidates.size(); ++k)
+        s.ranking.push_back(k);
     std::stable_sort(s.ranking.begin(), s.ranking.end(), [&](std::size_t x, std::size_t y) {
         return rankKey(s.candidates[x]) < rankKey(s.candidates[y]);
     });
@@ -123,7 +139,8 @@ MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
         for (const auto& other : s.candidates)
             c.rank += other.firstDivergentStep && *other.firstDivergentStep < *c.firstDivergentStep;
     }
-    for (const auto& c : s.candidates) s.exitCode = std::max(s.exitCode, std::min(c.exitCode, 2));
+    for (const auto& c : s.candidates)
+        s.exitCode = std::max(s.exitCode, std::min(c.exitCode, 2));
     if (pairs.size() >= 2)
         for (std::size_t k = 1; k < pairs.size(); ++k)
             s.againstFloor.push_back(compareWithFloor(k, *pairs.front(), *pairs[k], s));
@@ -132,7 +149,8 @@ MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
 
 MultiRunSummary summarizeCandidates(const std::vector<Analysis>& pairs) {
     std::vector<const Analysis*> pointers;
-    for (const auto& an : pairs) pointers.push_back(&an);
+    for (const auto& an : pairs)
+        pointers.push_back(&an);
     return summarizeCandidates(pointers);
 }
 
@@ -141,7 +159,8 @@ MultiRunAnalysis analyzeCandidates(const std::filesystem::path& base,
                                    const AnalyzeOptions& options) {
     MultiRunAnalysis m;
     m.base = base;
-    for (const auto& run : candidates) m.pairs.push_back(analyze(base, run, options));
+    for (const auto& run : candidates)
+        m.pairs.push_back(analyze(base, run, options));
     m.summary = summarizeCandidates(m.pairs);
     return m;
 }

@@ -11,28 +11,44 @@ namespace dumpscope {
 
 std::string_view statusName(Status s) {
     switch (s) {
-    case Status::equal: return "equal";
-    case Status::diverge: return "diverge";
-    case Status::within_tolerance: return "within_tolerance";
-    case Status::length_mismatch: return "length_mismatch";
-    case Status::only_in_a: return "only_in_a";
-    case Status::only_in_b: return "only_in_b";
-    case Status::error: return "error";
-    case Status::changed_while_reading: return "changed_while_reading";
-    case Status::missing: return "missing";
+    case Status::equal:
+        return "equal";
+    case Status::diverge:
+        return "diverge";
+    case Status::within_tolerance:
+        return "within_tolerance";
+    case Status::length_mismatch:
+        return "length_mismatch";
+    case Status::only_in_a:
+        return "only_in_a";
+    case Status::only_in_b:
+        return "only_in_b";
+    case Status::error:
+        return "error";
+    case Status::changed_while_reading:
+        return "changed_while_reading";
+    case Status::missing:
+        return "missing";
     }
     return "?";
 }
 
 std::string_view decisionCaseName(DecisionCase c) {
     switch (c) {
-    case DecisionCase::all_equal: return "all_equal";
-    case DecisionCase::g_only: return "g_only";
-    case DecisionCase::h_without_g: return "h_without_g";
-    case DecisionCase::i: return "i";
-    case DecisionCase::j: return "j";
-    case DecisionCase::unexpected: return "unexpected";
-    case DecisionCase::not_compared: return "not_compared";
+    case DecisionCase::all_equal:
+        return "all_equal";
+    case DecisionCase::g_only:
+        return "g_only";
+    case DecisionCase::h_without_g:
+        return "h_without_g";
+    case DecisionCase::i:
+        return "i";
+    case DecisionCase::j:
+        return "j";
+    case DecisionCase::unexpected:
+        return "unexpected";
+    case DecisionCase::not_compared:
+        return "not_compared";
     }
     return "?";
 }
@@ -61,7 +77,8 @@ void summarize(Analysis& an) {
         StepResult sr;
         sr.step = step;
         sr.cells.reserve(an.schema->groups.size() + (hasOther ? 1 : 0)); // a row per step: no slack
-        for (const auto& g : an.schema->groups) sr.cells.push_back(GroupCell{g.id, Status::missing, {}, 0, 0, 0});
+        for (const auto& g : an.schema->groups)
+            sr.cells.push_back(GroupCell{g.id, Status::missing, {}, 0, 0, 0});
         if (hasOther) sr.cells.push_back(GroupCell{kOtherGroup, Status::missing, {}, 0, 0, 0});
         an.matrix.push_back(std::move(sr));
     }
@@ -78,7 +95,8 @@ void summarize(Analysis& an) {
             }
             if (countsAsDivergent(an, b.status)) {
                 ++cell.nDivergent;
-                if (!std::isnan(b.stats.maxAbsDelta)) cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
+                if (!std::isnan(b.stats.maxAbsDelta))
+                    cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
             }
             if (rank(b.status) > rank(cell.status)) cell.status = b.status;
             break;

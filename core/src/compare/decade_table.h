@@ -17,7 +17,8 @@ struct DecadeTable {
     DecadeTable();
     // deltaDecade(x), inlined into the compare loop for positive normal x.
     int decade(double x) const {
-        const std::uint64_t e = std::bit_cast<std::uint64_t>(x) >> 52; // the sign bit lands above 0x7ff
+        const std::uint64_t e =
+            std::bit_cast<std::uint64_t>(x) >> 52; // the sign bit lands above 0x7ff
         return e - 1 < 0x7fe ? low[e] + (x >= step[e]) : deltaDecade(x);
     }
 };

@@ -120,8 +120,9 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(ulpOk))),
             _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(ulpOk, 1)))};
 
-        const __m256d eqLanes[2] = {_mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(eq))),
-                                    _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(eq, 1)))};
+        const __m256d eqLanes[2] = {
+            _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(eq))),
+            _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(eq, 1)))};
         const __m128 xs[2] = {_mm_castsi128_ps(_mm256_castsi256_si128(x)),
                               _mm_castsi128_ps(_mm256_extracti128_si256(x, 1))};
         const __m128 ys[2] = {_mm_castsi128_ps(_mm256_castsi256_si128(y)),
@@ -131,26 +132,32 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             const __m256d vx = _mm256_cvtps_pd(xs[h]), vy = _mm256_cvtps_pd(ys[h]);
             const __m256d absDelta = _mm256_and_pd(_mm256_sub_pd(vx, vy), absMask);
             maxAbs = _mm256_max_pd(maxAbs, _mm256_blendv_pd(absDelta, minusOne, eqLanes[h]));
-            const __m256d isZero = _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
+            const __m256d isZero =
+                _mm256_cmp_pd(absDelta, zero, _CMP_EQ_OQ); // equal bits, or +0 vs -0
             minAbs = _mm256_min_pd(minAbs, _mm256_blendv_pd(absDelta, infinity, isZero));
-            signedZero = _mm256_sub_epi64(signedZero, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], isZero)));
+            signedZero = _mm256_sub_epi64(
+                signedZero, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], isZero)));
             _mm256_store_pd(out.absDelta + at, absDelta);
             if (tolerance) {
                 __m256d within = ulpOkLanes[h];
                 if (useAbs) {
-                    const __m256d limit = _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_and_pd(vy, absMask)));
+                    const __m256d limit =
+                        _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_and_pd(vy, absMask)));
                     within = _mm256_and_pd(within, _mm256_cmp_pd(absDelta, limit, _CMP_LE_OQ));
                 }
                 within = _mm256_or_pd(within, isZero);
                 const __m256d notWithin = _mm256_xor_pd(within, _mm256_castsi256_pd(allOnes));
-                outside = _mm256_sub_epi64(outside, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], notWithin)));
+                outside = _mm256_sub_epi64(
+                    outside, _mm256_castpd_si256(_mm256_andnot_pd(eqLanes[h], notWithin)));
             }
 
-            const __m256d kept = _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, floor, _CMP_GE_OQ));
+            const __m256d kept =
+                _mm256_andnot_pd(eqLanes[h], _mm256_cmp_pd(absDelta, floor, _CMP_GE_OQ));
             candidates |= static_cast<std::uint64_t>(_mm256_movemask_pd(kept)) << (at % 64);
             if (at % 64 == 60) out.candidates[at / 64] = candidates, candidates = 0;
 
-            const __m256d scale = _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
+            const __m256d scale =
+                _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
             const __m256d may = _mm256_cmp_pd(absDelta, _mm256_mul_pd(maxRel, scale), _CMP_GE_OQ);
             if (_mm256_movemask_pd(may)) [[unlikely]] {
                 const __m256d rel = _mm256_and_pd(_mm256_div_pd(absDelta, scale),
@@ -467,9 +474,13 @@ bool vectorPathsEnabled() {
 #endif
 }
 
-void setVectorPathsAllowed(bool allowed) { g_allowed.store(allowed, std::memory_order_relaxed); }
+void setVectorPathsAllowed(bool allowed) {
+    g_allowed.store(allowed, std::memory_order_relaxed);
+}
 
-std::uint64_t denseF32Blocks() { return g_blocks.load(std::memory_order_relaxed); }
+std::uint64_t denseF32Blocks() {
+    return g_blocks.load(std::memory_order_relaxed);
+}
 
 std::uint64_t denseThresholdBlocks() {
     return g_thresholdBlocks.load(std::memory_order_relaxed);

@@ -43,7 +43,8 @@ bool cpuHasAvx2();
 struct DenseF32Block {
     static constexpr std::size_t kMax = 1024; // one 4 KiB compare block of float32
     static constexpr std::size_t kLanes = 4;
-    static constexpr std::size_t kDecades = DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
+    static constexpr std::size_t kDecades =
+        DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 1;
     static constexpr std::size_t kUlpBins = UlpHistogram::kBins;
 
     // Within this ULP distance a - b is exact in float32: with equal signs the larger magnitude
@@ -65,9 +66,9 @@ struct DenseF32Block {
     std::uint32_t maxUlp = 0;
     // The smallest ULP distance of a differing element; 2^32-1 when none differs.
     std::uint32_t minUlp = 0;
-    double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
-    double minAbs = 0;  // smallest |Δ| > 0; +Inf when none is
-    double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
+    double maxAbs = -1;        // largest |Δ| of a differing element; -1 when none differs
+    double minAbs = 0;         // smallest |Δ| > 0; +Inf when none is
+    double maxRel = 0;         // largest |Δ| / max(|a|,|b|) where that scale is > 0
     std::uint64_t outside = 0; // differing elements the tolerance given does not allow
     // The multiset hashes' sums over the differing elements (multiset_hash.h): {h, h^2} per side.
     std::uint64_t multisetA[2] = {}, multisetB[2] = {};

@@ -19,15 +19,17 @@ std::uint64_t word(const unsigned char* p, std::size_t w) {
     return v;
 }
 
-void markWords(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t to, std::uint64_t* out) {
+void markWords(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t to,
+               std::uint64_t* out) {
     for (std::size_t w = from; w < to; ++w)
         out[w / 64] |= static_cast<std::uint64_t>(word(a, w) != word(b, w)) << (w % 64);
 }
 
 #if DUMPSCOPE_HAVE_AVX2
 // Four words per step: a 64-bit lane compare, its sign bits as four bits of the mask.
-__attribute__((target("avx2"))) std::size_t markAvx2(const unsigned char* a, const unsigned char* b, std::size_t from,
-                                                     std::size_t to, std::uint64_t* out) {
+__attribute__((target("avx2"))) std::size_t markAvx2(const unsigned char* a, const unsigned char* b,
+                                                     std::size_t from, std::size_t to,
+                                                     std::uint64_t* out) {
     std::size_t w = from;
     std::uint64_t bits = 0; // out[w / 64]'s new bits, stored once per 64 words (a store per step
                             // would chain every step through memory)
@@ -48,8 +50,8 @@ struct PairScanLanes {
 };
 
 // Elements [i, i + 8): both sides' figures, and the four words' "equal" bits.
-__attribute__((target("avx2"), always_inline)) inline std::uint64_t scanStep(PairScanLanes& l, const unsigned char* a,
-                                                                             const unsigned char* b, std::size_t i) {
+__attribute__((target("avx2"), always_inline)) inline std::uint64_t
+scanStep(PairScanLanes& l, const unsigned char* a, const unsigned char* b, std::size_t i) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
     const __m256i belowExp = _mm256_set1_epi32(0x7f800000 - 1);
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
@@ -60,24 +62,28 @@ __attribute__((target("avx2"), always_inline)) inline std::uint64_t scanStep(Pai
     l.specialB = _mm256_sub_epi32(l.specialB, sy);
     l.maxA = _mm256_max_epi32(l.maxA, _mm256_andnot_si256(sx, mx));
     l.maxB = _mm256_max_epi32(l.maxB, _mm256_andnot_si256(sy, my));
-    return static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, y))));
+    return static_cast<std::uint64_t>(
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, y))));
 }
 
 // The figures and the word marks, 128 elements (one mark word) per unrolled step, so that
 // each step's four bits go in by a constant shift (a shift by a variable count is three
 // micro-ops here; with one, the loop took 8.5 cycles per 8 elements).
-__attribute__((target("avx2"))) PairScanF32 scanAndMarkAvx2(const unsigned char* a, const unsigned char* b,
-                                                            std::size_t n, std::uint64_t* out) {
-    PairScanLanes l{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+__attribute__((target("avx2"))) PairScanF32
+scanAndMarkAvx2(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t* out) {
+    PairScanLanes l{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                    _mm256_setzero_si256()};
     std::size_t i = 0;
     for (; i + 128 <= n; i += 128) {
         std::uint64_t equal = 0;
 #pragma GCC unroll 16
-        for (unsigned k = 0; k < 16; ++k) equal |= scanStep(l, a, b, i + 8 * k) << (4 * k);
+        for (unsigned k = 0; k < 16; ++k)
+            equal |= scanStep(l, a, b, i + 8 * k) << (4 * k);
         out[i / 128] |= ~equal;
     }
     std::uint64_t bits = 0; // the last partial mark word
-    for (; i + 8 <= n; i += 8) bits |= (~scanStep(l, a, b, i) & 0xf) << (i / 2 % 64); // i / 2 % 4 == 0: no straddle
+    for (; i + 8 <= n; i += 8)
+        bits |= (~scanStep(l, a, b, i) & 0xf) << (i / 2 % 64); // i / 2 % 4 == 0: no straddle
     if (i / 2 % 64) out[i / 128] |= bits;
     alignas(32) std::uint32_t sa[8], sb[8], ma[8], mb[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(sa), l.specialA);
@@ -105,7 +111,8 @@ __attribute__((target("avx2"))) PairScanF32 scanAndMarkAvx2(const unsigned char*
 
 } // namespace
 
-PairScanF32 scanAndMarkF32(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t* out) {
+PairScanF32 scanAndMarkF32(const unsigned char* a, const unsigned char* b, std::size_t n,
+                           std::uint64_t* out) {
 #if DUMPSCOPE_HAVE_AVX2
     return scanAndMarkAvx2(a, b, n, out);
 #else
@@ -114,8 +121,8 @@ PairScanF32 scanAndMarkF32(const unsigned char* a, const unsigned char* b, std::
 #endif
 }
 
-void markDifferingWords(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t to,
-                        std::uint64_t* out) {
+void markDifferingWords(const unsigned char* a, const unsigned char* b, std::size_t from,
+                        std::size_t to, std::uint64_t* out) {
 #if DUMPSCOPE_HAVE_AVX2
     if (vectorPathsEnabled()) from = markAvx2(a, b, from, to, out);
 #endif

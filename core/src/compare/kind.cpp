@@ -8,15 +8,24 @@ namespace dumpscope {
 
 std::string_view kindName(Kind k) {
     switch (k) {
-    case Kind::length_mismatch: return "length_mismatch";
-    case Kind::nan_inf_mismatch: return "nan_inf_mismatch";
-    case Kind::discrete: return "discrete";
-    case Kind::permuted: return "permuted";
-    case Kind::numeric: return "numeric";
-    case Kind::rounding: return "rounding";
-    case Kind::nan_payload: return "nan_payload";
-    case Kind::signed_zero_only: return "signed_zero_only";
-    case Kind::bit_identical: return "bit_identical";
+    case Kind::length_mismatch:
+        return "length_mismatch";
+    case Kind::nan_inf_mismatch:
+        return "nan_inf_mismatch";
+    case Kind::discrete:
+        return "discrete";
+    case Kind::permuted:
+        return "permuted";
+    case Kind::numeric:
+        return "numeric";
+    case Kind::rounding:
+        return "rounding";
+    case Kind::nan_payload:
+        return "nan_payload";
+    case Kind::signed_zero_only:
+        return "signed_zero_only";
+    case Kind::bit_identical:
+        return "bit_identical";
     }
     return "?";
 }
@@ -25,10 +34,14 @@ namespace {
 
 double epsilonOf(DType t) {
     switch (t) {
-    case DType::f16: return std::ldexp(1.0, -10);
-    case DType::bf16: return std::ldexp(1.0, -7);
-    case DType::f64: return std::ldexp(1.0, -52);
-    default: return std::ldexp(1.0, -23);
+    case DType::f16:
+        return std::ldexp(1.0, -10);
+    case DType::bf16:
+        return std::ldexp(1.0, -7);
+    case DType::f64:
+        return std::ldexp(1.0, -52);
+    default:
+        return std::ldexp(1.0, -23);
     }
 }
 
@@ -60,30 +73,40 @@ Kind classifyKind(DType dtype, const BufferStats& s, bool lengthMismatch, double
 std::string kindSuggestion(Kind k, const std::string& b) {
     switch (k) {
     case Kind::length_mismatch:
-        return b + " has different lengths in the two runs: the dump itself differs (shape, batch size "
-                   "or a truncated write), compare the code paths that size it.";
+        return b +
+               " has different lengths in the two runs: the dump itself differs (shape, batch size "
+               "or a truncated write), compare the code paths that size it.";
     case Kind::nan_inf_mismatch:
-        return "NaN or Inf on one side only in " + b + ": an overflow or division by zero that depends on "
+        return "NaN or Inf on one side only in " + b +
+               ": an overflow or division by zero that depends on "
                "order, or uninitialised memory read by the kernel that writes it.";
     case Kind::discrete:
-        return "integer values of " + b + " differ: a sampler, an argmax / top-k tie-break or a race on "
+        return "integer values of " + b +
+               " differ: a sampler, an argmax / top-k tie-break or a race on "
                "indices in the kernel that writes it.";
     case Kind::permuted:
-        return b + " holds the same values in another order: a sampler or sort that reorders rows, or a "
+        return b + " holds the same values in another order: a sampler or sort that reorders rows, "
+                   "or a "
                    "scatter whose write order is not fixed.";
     case Kind::numeric:
-        return b + " differs by more than reassociation noise: a race, a read of uninitialised or stale "
+        return b + " differs by more than reassociation noise: a race, a read of uninitialised or "
+                   "stale "
                    "memory, or a discrete decision that flipped inside the kernel that writes it.";
     case Kind::rounding:
-        return "rounding-level divergence first appearing in " + b + ": an order-dependent reduction "
-               "(atomicAdd, split-K, warp-shuffle or block-reduce order) in the kernel that writes it.";
+        return "rounding-level divergence first appearing in " + b +
+               ": an order-dependent reduction "
+               "(atomicAdd, split-K, warp-shuffle or block-reduce order) in the kernel that writes "
+               "it.";
     case Kind::nan_payload:
-        return b + " differs only in NaN payloads: harmless for the math; canonicalise NaNs before the "
-                   "dump or compare with a tolerance.";
+        return b +
+               " differs only in NaN payloads: harmless for the math; canonicalise NaNs before the "
+               "dump or compare with a tolerance.";
     case Kind::signed_zero_only:
-        return b + " differs only in the sign of zero: an order-dependent sum of terms that cancel; "
-                   "usually harmless.";
-    case Kind::bit_identical: return b + " is bit-identical.";
+        return b +
+               " differs only in the sign of zero: an order-dependent sum of terms that cancel; "
+               "usually harmless.";
+    case Kind::bit_identical:
+        return b + " is bit-identical.";
     }
     return {};
 }

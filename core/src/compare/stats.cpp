@@ -19,7 +19,8 @@ struct Pow10Table {
     double v[DeltaHistogram::kMaxDecade - DeltaHistogram::kMinDecade + 2];
     Pow10Table() {
         for (int d = DeltaHistogram::kMinDecade; d <= DeltaHistogram::kMaxDecade + 1; ++d)
-            v[d - DeltaHistogram::kMinDecade] = std::strtod(("1e" + std::to_string(d)).c_str(), nullptr);
+            v[d - DeltaHistogram::kMinDecade] =
+                std::strtod(("1e" + std::to_string(d)).c_str(), nullptr);
     }
     double at(int d) const { return v[d - DeltaHistogram::kMinDecade]; }
 };
@@ -75,8 +76,8 @@ int deltaDecade(double x) {
 }
 
 // The extremes and the kept entries of a difference whose |Δ| is a number.
-void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta,
-                                      double scale) {
+void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b,
+                                      double absDelta, double scale) {
     if (!s.maxAbsDeltaIndex || absDelta > s.maxAbsDelta) {
         s.maxAbsDelta = absDelta;
         s.maxAbsDeltaIndex = index;
@@ -184,7 +185,8 @@ BufferStats StatsAccumulator::finish() {
 
 ElementDelta elementDelta(DType t, std::uint64_t bitsA, std::uint64_t bitsB) {
     return visitTraits(t, [&]<typename Tr>() {
-        return pairDelta<Tr>(static_cast<typename Tr::Bits>(bitsA), static_cast<typename Tr::Bits>(bitsB));
+        return pairDelta<Tr>(static_cast<typename Tr::Bits>(bitsA),
+                             static_cast<typename Tr::Bits>(bitsB));
     });
 }
 

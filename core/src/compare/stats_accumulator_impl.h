@@ -2,9 +2,10 @@
 
 // StatsAccumulator's state and its per-type compare loops, included by stats.cpp and
 // stats_dense.cpp only. Split out so the fast paths (what equal bytes skip, how a difference is
-// found and accounted) read on their own; tests/core/test_fast_paths.cpp holds them to a plain per-element pass.
-// XXH3 from libxxhash: on x86-64 through its dispatcher, which hashes with AVX2 or AVX-512
-// where the CPU has them (the header-only build is SSE2: a fifth of an equal block's time).
+// found and accounted) read on their own; tests/core/test_fast_paths.cpp holds them to a plain
+// per-element pass. XXH3 from libxxhash: on x86-64 through its dispatcher, which hashes with AVX2
+// or AVX-512 where the CPU has them (the header-only build is SSE2: a fifth of an equal block's
+// time).
 #if defined(__x86_64__) && __has_include(<xxh_x86dispatch.h>)
 #define XXH_STATIC_LINKING_ONLY
 #include <xxh_x86dispatch.h>
@@ -16,8 +17,8 @@
 #include "compare/decade_table.h"
 #include "compare/dense_f32.h"
 #include "compare/differing_words.h"
-#include "schema/element_traits.h"
 #include "compare/multiset_hash.h"
+#include "schema/element_traits.h"
 
 #include <algorithm>
 #include <bit>
@@ -80,8 +81,8 @@ struct StatsAccumulator::Impl {
     // how its input is split, and its per-update overhead cost a tenth of its time in 4 KiB
     // updates.
     static constexpr std::size_t kHashSpan = 16 * kBlockBytes;
-    std::size_t hashBlock(const unsigned char* a, const unsigned char* b, std::size_t from, std::size_t len,
-                          std::size_t bytes, bool equal) {
+    std::size_t hashBlock(const unsigned char* a, const unsigned char* b, std::size_t from,
+                          std::size_t len, std::size_t bytes, bool equal) {
         if (hashShared && equal) {
             XXH3_64bits_update(&hashA, a + from, len);
             return from + len;
@@ -93,20 +94,28 @@ struct StatsAccumulator::Impl {
         return from + span;
     }
 
-    template <typename Tr> bool scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
     template <typename Tr>
-    void countSpecials(const unsigned char* p, std::size_t n, std::uint64_t special, bool sideA, bool sideB);
-    template <typename Tr> void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    bool scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB);
     template <typename Tr>
-    void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, bool finite,
-                   std::uint64_t* marked);
-    template <typename Tr> void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
-    void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta, double scale);
+    void countSpecials(const unsigned char* p, std::size_t n, std::uint64_t special, bool sideA,
+                       bool sideB);
+    template <typename Tr>
+    void addPair(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base);
+    template <typename Tr>
+    void diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
+                   std::uint64_t base, bool finite, std::uint64_t* marked);
+    template <typename Tr>
+    void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
+    void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta,
+                  double scale);
     struct Tally;
-    void denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n, std::uint64_t base, Tally& t);
+    void denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
+                    std::uint64_t base, Tally& t);
     void addDenseHistograms(detail::DenseF32Block& d, std::size_t n);
     void foldDenseHistograms(); // adds denseBlock's histogram lanes to s
-    double heapFloor() const { return heap.size() < BufferStats::kKeep ? -1.0 : heap.front().absDelta; }
+    double heapFloor() const {
+        return heap.size() < BufferStats::kKeep ? -1.0 : heap.front().absDelta;
+    }
     void placeDiff(std::uint64_t index);
     bool withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const;
     void keepLargest(const ElementDiff& d);
@@ -122,7 +131,8 @@ struct SideScan {
 // Branch-free (it vectorises). Magnitudes fit the signed type of the same width, and signed
 // compares and a counter of the element's own width let GCC vectorise the loop (unsigned
 // 32-bit max and a size_t counter kept it scalar: 39% of an equal-heavy run).
-template <typename Tr> [[gnu::always_inline]] inline SideScan scanLoop(const unsigned char* p, std::size_t n) {
+template <typename Tr>
+[[gnu::always_inline]] inline SideScan scanLoop(const unsigned char* p, std::size_t n) {
     using Bits = typename Tr::Bits;
     using SBits = std::make_signed_t<Bits>;
     constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
@@ -135,7 +145,8 @@ template <typename Tr> [[gnu::always_inline]] inline SideScan scanLoop(const uns
         const unsigned char* q = p + start * sizeof(Bits);
         SBits count = 0;
         for (std::size_t i = 0; i < len; ++i) {
-            const SBits m = static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
+            const SBits m =
+                static_cast<SBits>(static_cast<SBits>(Tr::load(q + i * sizeof(Bits))) & kMag);
             count += m >= kExp;
             maxMag = std::max<SBits>(maxMag, m < kExp ? m : SBits{0});
         }
@@ -147,7 +158,8 @@ template <typename Tr> [[gnu::always_inline]] inline SideScan scanLoop(const uns
 
 #if DUMPSCOPE_HAVE_AVX2
 // The same loop compiled for AVX2 (twice the lanes), for CPUs that have it.
-template <typename Tr> [[gnu::target("avx2")]] SideScan scanLoopAvx2(const unsigned char* p, std::size_t n) {
+template <typename Tr>
+[[gnu::target("avx2")]] SideScan scanLoopAvx2(const unsigned char* p, std::size_t n) {
     return scanLoop<Tr>(p, n);
 }
 #endif
@@ -164,7 +176,8 @@ template <typename Tr> SideScan scanMagnitudes(const unsigned char* p, std::size
 // Per side, over every element (equal blocks too): NaN / Inf counts and the largest finite
 // magnitude; NaN vs Inf is split only if any exist. Returns whether the side holds NaN or Inf.
 template <typename Tr>
-bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA, bool sideB) {
+bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, bool sideA,
+                                      bool sideB) {
     if constexpr (Tr::kFloat) {
         const detail::SideScan r = detail::scanMagnitudes<Tr>(p, n);
         if (sideA) maxMagA = std::max(maxMagA, r.maxMag);
@@ -178,7 +191,8 @@ bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, boo
 }
 
 // Inline: the compare loop calls it for every difference when a tolerance is set.
-inline bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, std::optional<std::uint64_t> ulp) const {
+inline bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b,
+                                                    std::optional<std::uint64_t> ulp) const {
     if (std::isnan(absDelta)) return false; // NaN against a number
     if (absDelta == 0) return true;         // +0 against -0
     bool ok = true;
@@ -190,11 +204,12 @@ inline bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b, s
 
 // `special` NaN and Inf elements were seen in these n: which are which.
 template <typename Tr>
-void StatsAccumulator::Impl::countSpecials(const unsigned char* p, std::size_t n, std::uint64_t special, bool sideA,
-                                           bool sideB) {
+void StatsAccumulator::Impl::countSpecials(const unsigned char* p, std::size_t n,
+                                           std::uint64_t special, bool sideA, bool sideB) {
     if (special == 0) return;
     std::uint64_t nan = 0;
-    for (std::size_t i = 0; i < n; ++i) nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
+    for (std::size_t i = 0; i < n; ++i)
+        nan += Tr::isNan(Tr::load(p + i * sizeof(typename Tr::Bits)));
     const std::uint64_t inf = special - nan;
     if (sideA) s.nanA += nan, s.infA += inf;
     if (sideB) s.nanB += nan, s.infB += inf;
@@ -227,7 +242,8 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
                 maxMagB = std::max<std::uint64_t>(maxMagB, r.maxMagB);
                 countSpecials<Tr>(pa, len, r.specialA, true, false);
                 countSpecials<Tr>(pb, len, r.specialB, false, true);
-                diffBlock<Tr>(pa, pb, len, base + start, r.specialA == 0 && r.specialB == 0, marked);
+                diffBlock<Tr>(pa, pb, len, base + start, r.specialA == 0 && r.specialB == 0,
+                              marked);
                 continue;
             }
         }
@@ -242,12 +258,13 @@ void StatsAccumulator::Impl::addPair(const unsigned char* a, const unsigned char
 // compiler must assume every histogram increment may alias).
 struct StatsAccumulator::Impl::Tally {
     std::uint64_t nDiff, lastDiff, maxUlp, signedZero, msA0, msA1, msB0, msB1, maxAbsIndex;
-    double maxAbs;    // -1 until a difference has a |Δ|
+    double maxAbs; // -1 until a difference has a |Δ|
     double maxRel;
     double heapFloor; // the smallest kept |Δ|, or -1 while fewer than kKeep are kept
     explicit Tally(const Impl& im) {
         const BufferStats& s = im.s;
-        nDiff = s.nDiff, lastDiff = s.lastDiff.value_or(0), maxUlp = s.maxUlp, signedZero = s.signedZeroDiffs;
+        nDiff = s.nDiff, lastDiff = s.lastDiff.value_or(0), maxUlp = s.maxUlp,
+        signedZero = s.signedZeroDiffs;
         msA0 = s.multisetA[0], msA1 = s.multisetA[1], msB0 = s.multisetB[0], msB1 = s.multisetB[1];
         maxAbs = s.maxAbsDeltaIndex ? s.maxAbsDelta : -1.0;
         maxAbsIndex = s.maxAbsDeltaIndex.value_or(0);
@@ -273,8 +290,9 @@ struct StatsAccumulator::Impl::Tally {
 // first kKeep differences goes to denseBlock in multiples of 8 elements, the rest comes here.
 // `marked`, when given, already holds the block's differing full words.
 template <typename Tr>
-void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
-                                       std::uint64_t base, bool finite, std::uint64_t* marked) {
+void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned char* b,
+                                       std::size_t n, std::uint64_t base, bool finite,
+                                       std::uint64_t* marked) {
     using Bits = typename Tr::Bits;
     constexpr std::size_t es = sizeof(Bits), kPerWord = 8 / es;
     Tally t(*this);
@@ -339,7 +357,8 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         if (absDelta > t.maxAbs) t.maxAbs = absDelta, t.maxAbsIndex = index;
         // |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the rounded
         // product never exceeds |Δ| then), so the division is skipped for most elements.
-        if (scale > 0 && absDelta >= t.maxRel * scale) t.maxRel = std::max(t.maxRel, absDelta / scale);
+        if (scale > 0 && absDelta >= t.maxRel * scale)
+            t.maxRel = std::max(t.maxRel, absDelta / scale);
         if (absDelta >= t.heapFloor) [[unlikely]] {
             keepLargest({index, x, y, absDelta});
             t.heapFloor = heapFloor();
@@ -377,8 +396,10 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
             const std::size_t w = 64 * m + static_cast<std::size_t>(std::countr_zero(bits));
             for (std::uint64_t x = w < words ? word(w) : lastWord(); x;) {
                 const std::size_t k = static_cast<std::size_t>(std::countr_zero(x)) / (8 * es);
-                if constexpr (kPerWord == 1) x = 0;
-                else x &= ~(((std::uint64_t{1} << (8 * es)) - 1) << (8 * es * k));
+                if constexpr (kPerWord == 1)
+                    x = 0;
+                else
+                    x &= ~(((std::uint64_t{1} << (8 * es)) - 1) << (8 * es * k));
                 const std::size_t i = w * kPerWord + k;
                 one(base + i, Tr::load(a + i * es), Tr::load(b + i * es));
             }
@@ -391,7 +412,8 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
 // same numbers as pairDelta() and the simple per-element rules. diffBlock's Tally takes the
 // common case off this path.
 template <typename Tr>
-void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b) {
+void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a,
+                                     typename Tr::Bits b) {
     ++s.nDiff;
     if (!s.firstDiff) s.firstDiff = index;
     s.lastDiff = index;
@@ -411,7 +433,8 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a, t
             ++s.ulpHistogram.undefined;
             ++s.deltaHistogram.nan;
             if (tolerance.any() && !(nanA && nanB)) ++s.outsideTolerance; // NaN against a number
-            if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back({index, a, b, std::nan("")});
+            if (s.firstDiffs.size() < BufferStats::kKeep)
+                s.firstDiffs.push_back({index, a, b, std::nan("")});
             if (!s.rowDiffs.empty()) placeDiff(index);
             return;
         }

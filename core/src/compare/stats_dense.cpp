@@ -9,7 +9,8 @@ namespace dumpscope {
 namespace {
 
 double absDeltaF32(std::uint32_t x, std::uint32_t y) {
-    return std::fabs(static_cast<double>(std::bit_cast<float>(x)) - static_cast<double>(std::bit_cast<float>(y)));
+    return std::fabs(static_cast<double>(std::bit_cast<float>(x)) -
+                     static_cast<double>(std::bit_cast<float>(y)));
 }
 
 // Thresholds per block beyond which the scalar walk is cheaper (a decade threshold costs a
@@ -130,7 +131,8 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     s.outsideTolerance += d.outside;
     t.maxUlp = std::max<std::uint64_t>(t.maxUlp, d.maxUlp);
     t.maxRel = std::max(t.maxRel, d.maxRel);
-    if (d.maxAbs > t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order
+    if (d.maxAbs >
+        t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order
         std::size_t i = 0;
         for (; i < n; ++i) { // found before n: maxAbs is one of the block's |Δ|
             const std::uint32_t x = F32::load(a + 4 * i), y = F32::load(b + 4 * i);

@@ -28,17 +28,34 @@ struct XorShift {
         return s;
     }
     // Uniform in [-1, 1), from the top 24 bits: exact in float.
-    float uniform() { return static_cast<float>(static_cast<std::int64_t>(next() >> 40) - (1 << 23)) / (1 << 23); }
+    float uniform() {
+        return static_cast<float>(static_cast<std::int64_t>(next() >> 40) - (1 << 23)) / (1 << 23);
+    }
 };
 
 // Element counts as in the real H200 samples (batch 64, hidden 32).
 const std::map<std::string, std::size_t> kElements = {
-    {"sampled_h_t", 2048}, {"sampled_h_tp1", 2048}, {"sampled_actions", 64}, {"sampled_rewards", 64},
-    {"sampled_dones", 64}, {"sampled_log_pi_old", 64}, {"q_logits", 512}, {"pi_logits", 512},
-    {"v_pred", 64}, {"iqn_q_values", 4096}, {"dueling_q_composed", 512},
-    {"cfc_grad_w_in_scratch", 32768}, {"cfc_grad_w_rec_scratch", 65536}, {"cfc_grad_b_scratch", 2048},
-    {"cfc_grad_tau_scratch", 2048}, {"vsn_grad_w_scratch", 16384}, {"vsn_grad_b_scratch", 1024},
-    {"attn_grad_q_scratch", 2048}, {"outcome_labels", 64}, {"outcome_w", 128}, {"outcome_b", 4},
+    {"sampled_h_t", 2048},
+    {"sampled_h_tp1", 2048},
+    {"sampled_actions", 64},
+    {"sampled_rewards", 64},
+    {"sampled_dones", 64},
+    {"sampled_log_pi_old", 64},
+    {"q_logits", 512},
+    {"pi_logits", 512},
+    {"v_pred", 64},
+    {"iqn_q_values", 4096},
+    {"dueling_q_composed", 512},
+    {"cfc_grad_w_in_scratch", 32768},
+    {"cfc_grad_w_rec_scratch", 65536},
+    {"cfc_grad_b_scratch", 2048},
+    {"cfc_grad_tau_scratch", 2048},
+    {"vsn_grad_w_scratch", 16384},
+    {"vsn_grad_b_scratch", 1024},
+    {"attn_grad_q_scratch", 2048},
+    {"outcome_labels", 64},
+    {"outcome_w", 128},
+    {"outcome_b", 4},
 };
 
 std::size_t elementsOf(const std::string& name) {
@@ -58,9 +75,12 @@ Noise noiseFor(std::uint64_t step, const std::string& group, const std::string& 
     const int growth = step == 1 ? 1 : step == 2 ? 16 : 256;
     if (group == "H") return name == "q_logits" || step > 1 ? Noise{0.4, 3 * growth} : Noise{};
     if (group == "J")
-        return name == "grad_h_t_q" || name == "grad_h_t_combined" || step > 1 ? Noise{0.5, 4 * growth} : Noise{};
+        return name == "grad_h_t_q" || name == "grad_h_t_combined" || step > 1
+                   ? Noise{0.5, 4 * growth}
+                   : Noise{};
     if (group == "I") return {0.5, 6 * growth};
-    if (group == "G" && step > 1) return name == "sampled_actions" ? Noise{0.05, 1} : Noise{0.3, 2 * growth};
+    if (group == "G" && step > 1)
+        return name == "sampled_actions" ? Noise{0.05, 1} : Noise{0.3, 2 * growth};
     return {};
 }
 
@@ -106,19 +126,26 @@ void makeDemo(const fs::path& dir) {
                     if (isInt)
                         w = static_cast<std::uint32_t>(rng.next() % 18); // actions / labels
                     else
-                        w = std::bit_cast<std::uint32_t>(rng.uniform() * (group.id == "I" ? 0.01f : 1.0f));
+                        w = std::bit_cast<std::uint32_t>(rng.uniform() *
+                                                         (group.id == "I" ? 0.01f : 1.0f));
                 }
                 wb = wa;
                 const Noise noise = noiseFor(step, group.id, buffer.name);
                 for (auto& w : wb) {
-                    if (noise.maxUlp == 0 || static_cast<double>(rng.next() % 1000) >= noise.fraction * 1000) continue;
-                    const auto k = static_cast<std::uint32_t>(1 + rng.next() % static_cast<std::uint64_t>(noise.maxUlp));
+                    if (noise.maxUlp == 0 ||
+                        static_cast<double>(rng.next() % 1000) >= noise.fraction * 1000)
+                        continue;
+                    const auto k = static_cast<std::uint32_t>(
+                        1 + rng.next() % static_cast<std::uint64_t>(noise.maxUlp));
                     if (isInt)
                         w = (w + k) % 18;
                     else
-                        w = ((rng.next() & 1) && (w & 0x7fffffffu) > k) ? w - k : w + k; // a few ULP either way
+                        w = ((rng.next() & 1) && (w & 0x7fffffffu) > k)
+                                ? w - k
+                                : w + k; // a few ULP either way
                 }
-                const std::string file = "step_" + std::to_string(step) + "_" + buffer.file + ".bin";
+                const std::string file =
+                    "step_" + std::to_string(step) + "_" + buffer.file + ".bin";
                 writeFile(a / file, wa);
                 writeFile(b / file, wb);
             }

@@ -11,30 +11,35 @@ namespace fs = std::filesystem;
 std::optional<FileIdentity> fileIdentity(const fs::path& path) {
     struct stat st {};
     if (detail::statAnyLength(path, st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-                        static_cast<std::uint64_t>(st.st_size),
-                        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-                        static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+    return FileIdentity{
+        static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+        static_cast<std::uint64_t>(st.st_size),
+        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+        static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 bool ResultCache::sameInputs(const Entry& e, const std::optional<FileIdentity>& a,
-                             const std::optional<FileIdentity>& b, DType dtype, const CompareOptions& options) {
+                             const std::optional<FileIdentity>& b, DType dtype,
+                             const CompareOptions& options) {
     const Tolerance &x = e.options.tolerance, &y = options.tolerance;
     return e.a == a && e.b == b && e.dtype == dtype && e.options.shape == options.shape &&
-           e.options.roundingThreshold == options.roundingThreshold && x.atol == y.atol && x.rtol == y.rtol &&
-           x.ulp == y.ulp;
+           e.options.roundingThreshold == options.roundingThreshold && x.atol == y.atol &&
+           x.rtol == y.rtol && x.ulp == y.ulp;
 }
 
-BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dtype, const CompareOptions& options) {
+BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dtype,
+                                  const CompareOptions& options) {
     const auto idA = a.empty() ? std::nullopt : fileIdentity(a);
     const auto idB = b.empty() ? std::nullopt : fileIdentity(b);
     const std::uint64_t nFiles = (a.empty() ? 0 : 1) + (b.empty() ? 0 : 1);
     // A side that should exist but cannot be stat'ed is compared (and reported) every time.
     const bool cacheable = (a.empty() || idA) && (b.empty() || idB);
-    const Key key{idA ? idA->device : 0, idA ? idA->inode : 0, idB ? idB->device : 0, idB ? idB->inode : 0};
+    const Key key{idA ? idA->device : 0, idA ? idA->inode : 0, idB ? idB->device : 0,
+                  idB ? idB->inode : 0};
     if (cacheable) {
         std::lock_guard lock(m_mutex);
-        if (auto it = m_entries.find(key); it != m_entries.end() && sameInputs(it->second, idA, idB, dtype, options)) {
+        if (auto it = m_entries.find(key);
+            it != m_entries.end() && sameInputs(it->second, idA, idB, dtype, options)) {
             ++m_stats.hits;
             return it->second.result;
         }

@@ -57,14 +57,16 @@ std::string mdSummary(const MultiRunAnalysis& m) {
     md += "\n" + rule + "\n";
     for (auto k : s.ranking) {
         md += "|";
-        for (const auto& cell : multiSummaryRow(s, k)) md += " " + markdownCode(cell, true) + " |";
+        for (const auto& cell : multiSummaryRow(s, k))
+            md += " " + markdownCode(cell, true) + " |";
         md += "\n";
     }
     if (!s.againstFloor.empty()) {
-        md += "\n## Against the noise floor\n\n" + markdownText("In this reading " + noiseFloorIntro(s)) +
-              ".\n\n";
+        md += "\n## Against the noise floor\n\n" +
+              markdownText("In this reading " + noiseFloorIntro(s)) + ".\n\n";
         for (const auto& f : s.againstFloor)
-            md += "- **" + std::string(floorReadingName(f.reading)) + "**: " + markdownText(f.text) + "\n";
+            md += "- **" + std::string(floorReadingName(f.reading)) +
+                  "**: " + markdownText(f.text) + "\n";
     }
     return md + "\n";
 }
@@ -72,15 +74,18 @@ std::string mdSummary(const MultiRunAnalysis& m) {
 } // namespace
 
 std::string multiReportMarkdown(const MultiRunAnalysis& m) {
-    std::string md = "# dumpscope report: a base against " + std::to_string(m.pairs.size()) + " candidates\n\n";
+    std::string md =
+        "# dumpscope report: a base against " + std::to_string(m.pairs.size()) + " candidates\n\n";
     md += "- Base: " + markdownCode(report::pathBytes(m.base), false) + "\n";
     for (std::size_t k = 0; k < m.pairs.size(); ++k)
-        md += "- Candidate " + std::to_string(k + 1) + ": " + markdownCode(report::pathBytes(m.pairs[k].runB), false) +
-              "\n";
-    md += "- Exit code " + std::to_string(m.summary.exitCode) + "; dumpscope " + std::string(version()) + "\n\n";
+        md += "- Candidate " + std::to_string(k + 1) + ": " +
+              markdownCode(report::pathBytes(m.pairs[k].runB), false) + "\n";
+    md += "- Exit code " + std::to_string(m.summary.exitCode) + "; dumpscope " +
+          std::string(version()) + "\n\n";
     md += mdSummary(m);
     for (std::size_t k = 0; k < m.pairs.size(); ++k)
-        md += "---\n\n# Candidate " + std::to_string(k + 1) + "\n\n" + demoteHeadings(reportMarkdown(m.pairs[k]));
+        md += "---\n\n# Candidate " + std::to_string(k + 1) + "\n\n" +
+              demoteHeadings(reportMarkdown(m.pairs[k]));
     return md;
 }
 
@@ -93,11 +98,13 @@ std::string multiReportHtml(const MultiRunAnalysis& m) {
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<title>dumpscope report: several candidates</title>\n<style>" +
                     style + "</style>\n</head>\n<body>\n";
-    h += "<h1>dumpscope report: a base against " + std::to_string(m.pairs.size()) + " candidates</h1>\n";
+    h += "<h1>dumpscope report: a base against " + std::to_string(m.pairs.size()) +
+         " candidates</h1>\n";
     h += "<p>Base <code>" + htmlEscape(report::pathBytes(m.base)) + "</code>; exit code " +
          std::to_string(s.exitCode) + "; dumpscope " + htmlEscape(version()) + "</p>\n";
     h += "<h2>Summary: which candidate diverges first where</h2>\n<table>\n<tr>";
-    for (const char* column : kMultiSummaryColumns) h += "<th>" + std::string(column) + "</th>";
+    for (const char* column : kMultiSummaryColumns)
+        h += "<th>" + std::string(column) + "</th>";
     h += "</tr>\n";
     for (auto k : s.ranking) {
         const bool diverges = s.candidates[k].exitCode == 1;
@@ -108,10 +115,11 @@ std::string multiReportHtml(const MultiRunAnalysis& m) {
     }
     h += "</table>\n";
     if (!s.againstFloor.empty()) {
-        h += "<h2>Against the noise floor</h2>\n<p>In this reading " + htmlEscape(noiseFloorIntro(s)) +
-             ".</p>\n<ul>\n";
+        h += "<h2>Against the noise floor</h2>\n<p>In this reading " +
+             htmlEscape(noiseFloorIntro(s)) + ".</p>\n<ul>\n";
         for (const auto& f : s.againstFloor)
-            h += "<li><b>" + std::string(floorReadingName(f.reading)) + "</b>: " + htmlEscape(f.text) + "</li>\n";
+            h += "<li><b>" + std::string(floorReadingName(f.reading)) +
+                 "</b>: " + htmlEscape(f.text) + "</li>\n";
         h += "</ul>\n";
     }
     return h + bodies + "</body>\n</html>\n";
@@ -119,9 +127,12 @@ std::string multiReportHtml(const MultiRunAnalysis& m) {
 
 std::string renderMultiReport(const MultiRunAnalysis& m, ReportFormat format) {
     switch (format) {
-    case ReportFormat::json: return multiReportJson(m) + "\n";
-    case ReportFormat::markdown: return multiReportMarkdown(m);
-    case ReportFormat::html: return multiReportHtml(m);
+    case ReportFormat::json:
+        return multiReportJson(m) + "\n";
+    case ReportFormat::markdown:
+        return multiReportMarkdown(m);
+    case ReportFormat::html:
+        return multiReportHtml(m);
     }
     return {};
 }
@@ -132,7 +143,8 @@ void writeMultiReport(const MultiRunAnalysis& m, const std::filesystem::path& pa
         throw std::runtime_error("cannot write report " + path.string() +
                                  ": unknown report format (use .json, .md or .html)");
     std::vector<std::filesystem::path> runs{m.base};
-    for (const auto& an : m.pairs) runs.push_back(an.runB);
+    for (const auto& an : m.pairs)
+        runs.push_back(an.runB);
     writeReportText(path, runs, [&] { return renderMultiReport(m, *format); });
 }
 

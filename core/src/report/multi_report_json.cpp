@@ -22,17 +22,20 @@ Json path(const std::filesystem::path& p) {
 
 Json strings(const std::vector<std::string>& list) {
     Json out = Json::array();
-    for (const auto& s : list) out.push_back(validUtf8(s));
+    for (const auto& s : list)
+        out.push_back(validUtf8(s));
     return out;
 }
 
 Json candidateJson(const CandidateSummary& c, std::size_t k) {
     Json kinds = Json::array();
-    for (auto kind : c.rootCause.kinds) kinds.push_back(kindName(kind));
+    for (auto kind : c.rootCause.kinds)
+        kinds.push_back(kindName(kind));
     return {{"candidate", k + 1},
             {"run", path(c.run)},
             {"rank", c.rank ? Json(c.rank) : Json(nullptr)},
-            {"first_divergent_step", c.firstDivergentStep ? Json(*c.firstDivergentStep) : Json(nullptr)},
+            {"first_divergent_step",
+             c.firstDivergentStep ? Json(*c.firstDivergentStep) : Json(nullptr)},
             {"diverged_groups", strings(c.divergedGroups)},
             {"root_cause",
              {{"groups", strings(c.rootCause.groups)},
@@ -51,7 +54,8 @@ Json noiseFloor(const MultiRunSummary& s) {
     for (const auto& f : s.againstFloor) {
         Json beyond = Json::array();
         for (const auto& b : f.beyondFloor)
-            beyond.push_back({{"step", b.step}, {"group", validUtf8(b.group)}, {"buffer", validUtf8(b.name)}});
+            beyond.push_back(
+                {{"step", b.step}, {"group", validUtf8(b.group)}, {"buffer", validUtf8(b.name)}});
         readings.push_back({{"candidate", f.candidate + 1},
                             {"run", path(s.candidates[f.candidate].run)},
                             {"reading", floorReadingName(f.reading)},
@@ -67,16 +71,19 @@ Json noiseFloor(const MultiRunSummary& s) {
 std::string multiReportJson(const MultiRunAnalysis& multi) {
     const MultiRunSummary& s = multi.summary;
     Json ranking = Json::array();
-    for (auto k : s.ranking) ranking.push_back(candidateJson(s.candidates[k], k));
-    const Json summary = {{"exit_code", s.exitCode}, {"ranking", ranking}, {"noise_floor", noiseFloor(s)}};
+    for (auto k : s.ranking)
+        ranking.push_back(candidateJson(s.candidates[k], k));
+    const Json summary = {
+        {"exit_code", s.exitCode}, {"ranking", ranking}, {"noise_floor", noiseFloor(s)}};
     std::string out = "{\n  \"tool\": \"dumpscope\",\n  \"version\": " + Json(version()).dump() +
                       ",\n  \"base\": " + path(multi.base).dump() +
-                      ",\n  \"exit_code\": " + std::to_string(s.exitCode) + ",\n  \"candidates\": [";
+                      ",\n  \"exit_code\": " + std::to_string(s.exitCode) +
+                      ",\n  \"candidates\": [";
     for (std::size_t k = 0; k < multi.pairs.size(); ++k) {
         // The pair's document opens with "{"; "run" goes right after it.
         const std::string pair = reportJson(multi.pairs[k]);
-        out += (k ? ",\n" : "\n") + std::string("{\"run\": ") + path(multi.pairs[k].runB).dump() + "," +
-               pair.substr(1);
+        out += (k ? ",\n" : "\n") + std::string("{\"run\": ") + path(multi.pairs[k].runB).dump() +
+               "," + pair.substr(1);
     }
     out += "],\n  \"summary\": " + summary.dump(2) + "\n}";
     return out;

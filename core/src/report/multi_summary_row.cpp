@@ -6,7 +6,8 @@ namespace {
 
 std::string joined(const std::vector<std::string>& list, const char* sep = ", ") {
     std::string out;
-    for (const auto& s : list) out += (out.empty() ? "" : sep) + s;
+    for (const auto& s : list)
+        out += (out.empty() ? "" : sep) + s;
     return out;
 }
 

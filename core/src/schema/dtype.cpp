@@ -37,7 +37,9 @@ constexpr std::array<Info, 12> kInfo{{
     {DType::u64, "u64", 8},
 }};
 
-const Info& info(DType t) { return kInfo[static_cast<std::size_t>(t)]; }
+const Info& info(DType t) {
+    return kInfo[static_cast<std::size_t>(t)];
+}
 
 std::int64_t signExtend(std::uint64_t bits, std::size_t bytes) {
     const unsigned shift = static_cast<unsigned>(64 - 8 * bytes);
@@ -46,8 +48,12 @@ std::int64_t signExtend(std::uint64_t bits, std::size_t bytes) {
 
 } // namespace
 
-std::size_t dtypeSize(DType t) { return info(t).size; }
-std::string_view dtypeName(DType t) { return info(t).name; }
+std::size_t dtypeSize(DType t) {
+    return info(t).size;
+}
+std::string_view dtypeName(DType t) {
+    return info(t).name;
+}
 
 std::optional<DType> parseDType(std::string_view name) {
     for (const auto& i : kInfo)
@@ -71,15 +77,18 @@ std::uint64_t loadBits(DType t, const unsigned char* p) {
 
 // The runtime entry points below dispatch to element_traits.h, where each rule lives once.
 double bitsToDouble(DType t, std::uint64_t bits) {
-    return visitTraits(t, [&]<typename Tr>() { return Tr::value(static_cast<typename Tr::Bits>(bits)); });
+    return visitTraits(
+        t, [&]<typename Tr>() { return Tr::value(static_cast<typename Tr::Bits>(bits)); });
 }
 
 bool bitsIsNan(DType t, std::uint64_t bits) {
-    return visitTraits(t, [&]<typename Tr>() { return Tr::isNan(static_cast<typename Tr::Bits>(bits)); });
+    return visitTraits(
+        t, [&]<typename Tr>() { return Tr::isNan(static_cast<typename Tr::Bits>(bits)); });
 }
 
 bool bitsIsInf(DType t, std::uint64_t bits) {
-    return visitTraits(t, [&]<typename Tr>() { return Tr::isInf(static_cast<typename Tr::Bits>(bits)); });
+    return visitTraits(
+        t, [&]<typename Tr>() { return Tr::isInf(static_cast<typename Tr::Bits>(bits)); });
 }
 
 std::optional<std::uint64_t> ulpDistance(DType t, std::uint64_t a, std::uint64_t b) {

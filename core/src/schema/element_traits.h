@@ -48,8 +48,12 @@ template <typename B, typename S, DType T> struct IntTraits {
     static double value(Bits v) { return static_cast<double>(static_cast<S>(v)); }
     static std::optional<std::uint64_t> ulp(Bits a, Bits b) {
         // In 64-bit unsigned arithmetic the difference is exact even for INT64_MIN vs INT64_MAX.
-        const auto x = static_cast<std::uint64_t>(static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(static_cast<S>(a)));
-        const auto y = static_cast<std::uint64_t>(static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(static_cast<S>(b)));
+        const auto x = static_cast<std::uint64_t>(
+            static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(
+                static_cast<S>(a)));
+        const auto y = static_cast<std::uint64_t>(
+            static_cast<std::conditional_t<std::is_signed_v<S>, std::int64_t, std::uint64_t>>(
+                static_cast<S>(b)));
         const bool xLess = static_cast<S>(a) < static_cast<S>(b);
         return xLess ? y - x : x - y;
     }
@@ -65,16 +69,21 @@ template <typename B, DType T, B Exp, B Mant> struct FloatTraits {
     static bool isNan(Bits v) { return (v & Exp) == Exp && (v & Mant) != 0; }
     static bool isInf(Bits v) { return (v & Exp) == Exp && (v & Mant) == 0; }
     static double value(Bits v) {
-        if constexpr (T == DType::f16) return halfToDouble(v);
-        else if constexpr (T == DType::bf16) return std::bit_cast<float>(static_cast<std::uint32_t>(v) << 16);
-        else if constexpr (T == DType::f32) return std::bit_cast<float>(v);
-        else return std::bit_cast<double>(v);
+        if constexpr (T == DType::f16)
+            return halfToDouble(v);
+        else if constexpr (T == DType::bf16)
+            return std::bit_cast<float>(static_cast<std::uint32_t>(v) << 16);
+        else if constexpr (T == DType::f32)
+            return std::bit_cast<float>(v);
+        else
+            return std::bit_cast<double>(v);
     }
     // Sign-correct ULP distance; +0 and -0 are one apart, so a sign flip costs both magnitudes
     // plus one. NaN has no distance.
     static std::optional<std::uint64_t> ulp(Bits a, Bits b) {
         if (isNan(a) || isNan(b)) return std::nullopt;
-        const std::uint64_t ma = a & static_cast<Bits>(kSign - 1), mb = b & static_cast<Bits>(kSign - 1);
+        const std::uint64_t ma = a & static_cast<Bits>(kSign - 1),
+                            mb = b & static_cast<Bits>(kSign - 1);
         if ((a & kSign) == (b & kSign)) return ma > mb ? ma - mb : mb - ma;
         return ma + mb + 1;
     }
@@ -111,18 +120,30 @@ template <typename Tr> ElementDelta pairDelta(typename Tr::Bits a, typename Tr::
 // Calls f.template operator()<Traits>() for the traits of `t`.
 template <typename F> decltype(auto) visitTraits(DType t, F&& f) {
     switch (t) {
-    case DType::f16: return f.template operator()<F16>();
-    case DType::bf16: return f.template operator()<BF16>();
-    case DType::f32: return f.template operator()<F32>();
-    case DType::f64: return f.template operator()<F64>();
-    case DType::i8: return f.template operator()<IntTraits<std::uint8_t, std::int8_t, DType::i8>>();
-    case DType::u8: return f.template operator()<IntTraits<std::uint8_t, std::uint8_t, DType::u8>>();
-    case DType::i16: return f.template operator()<IntTraits<std::uint16_t, std::int16_t, DType::i16>>();
-    case DType::u16: return f.template operator()<IntTraits<std::uint16_t, std::uint16_t, DType::u16>>();
-    case DType::i32: return f.template operator()<IntTraits<std::uint32_t, std::int32_t, DType::i32>>();
-    case DType::u32: return f.template operator()<IntTraits<std::uint32_t, std::uint32_t, DType::u32>>();
-    case DType::i64: return f.template operator()<IntTraits<std::uint64_t, std::int64_t, DType::i64>>();
-    case DType::u64: return f.template operator()<IntTraits<std::uint64_t, std::uint64_t, DType::u64>>();
+    case DType::f16:
+        return f.template operator()<F16>();
+    case DType::bf16:
+        return f.template operator()<BF16>();
+    case DType::f32:
+        return f.template operator()<F32>();
+    case DType::f64:
+        return f.template operator()<F64>();
+    case DType::i8:
+        return f.template operator()<IntTraits<std::uint8_t, std::int8_t, DType::i8>>();
+    case DType::u8:
+        return f.template operator()<IntTraits<std::uint8_t, std::uint8_t, DType::u8>>();
+    case DType::i16:
+        return f.template operator()<IntTraits<std::uint16_t, std::int16_t, DType::i16>>();
+    case DType::u16:
+        return f.template operator()<IntTraits<std::uint16_t, std::uint16_t, DType::u16>>();
+    case DType::i32:
+        return f.template operator()<IntTraits<std::uint32_t, std::int32_t, DType::i32>>();
+    case DType::u32:
+        return f.template operator()<IntTraits<std::uint32_t, std::uint32_t, DType::u32>>();
+    case DType::i64:
+        return f.template operator()<IntTraits<std::uint64_t, std::int64_t, DType::i64>>();
+    case DType::u64:
+        return f.template operator()<IntTraits<std::uint64_t, std::uint64_t, DType::u64>>();
     }
     return f.template operator()<F32>();
 }

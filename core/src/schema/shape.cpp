@@ -9,22 +9,25 @@ namespace dumpscope {
 namespace {
 
 std::optional<std::uint64_t> number(const std::string& s) {
-    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
     const auto v = std::stoull(s);
     return v > 0 ? std::optional(v) : std::nullopt;
 }
 
 std::string specText(const std::vector<std::string>& spec) {
     std::string s = "[";
-    for (std::size_t i = 0; i < spec.size(); ++i) s += (i ? ", " : "") + spec[i];
+    for (std::size_t i = 0; i < spec.size(); ++i)
+        s += (i ? ", " : "") + spec[i];
     return s + "]";
 }
 
 } // namespace
 
-ResolvedShape resolveShape(const std::vector<std::string>& spec, const Schema& schema,
-                           const std::function<std::optional<std::uint64_t>(const std::string&)>& lengthOf,
-                           std::uint64_t n) {
+ResolvedShape
+resolveShape(const std::vector<std::string>& spec, const Schema& schema,
+             const std::function<std::optional<std::uint64_t>(const std::string&)>& lengthOf,
+             std::uint64_t n) {
     ResolvedShape r;
     if (spec.empty()) return r;
     std::vector<std::uint64_t> dims;
@@ -40,27 +43,34 @@ ResolvedShape resolveShape(const std::vector<std::string>& spec, const Schema& s
         }
         if (!v) {
             auto it = schema.dims.find(d);
-            if (it == schema.dims.end()) return {{}, "shape " + specText(spec) + ": unknown dimension \"" + d + "\""};
+            if (it == schema.dims.end())
+                return {{}, "shape " + specText(spec) + ": unknown dimension \"" + d + "\""};
             v = it->second.value;
             if (!v) {
                 v = lengthOf(it->second.lengthOf);
                 if (!v || *v == 0)
-                    return {{}, "shape " + specText(spec) + ": " + d + " is the length of " + it->second.lengthOf +
-                                    ", which is not dumped (or empty) at this step"};
+                    return {{},
+                            "shape " + specText(spec) + ": " + d + " is the length of " +
+                                it->second.lengthOf +
+                                ", which is not dumped (or empty) at this step"};
             }
         }
-        if (*v != 0 && known > UINT64_MAX / *v) return {{}, "shape " + specText(spec) + " overflows 64 bits"};
+        if (*v != 0 && known > UINT64_MAX / *v)
+            return {{}, "shape " + specText(spec) + " overflows 64 bits"};
         known *= *v;
         dims.push_back(*v);
     }
     if (star) {
         if (known == 0 || n % known != 0 || n == 0)
-            return {{}, "shape " + specText(spec) + " does not fit " + std::to_string(n) + " elements (" +
-                            std::to_string(n) + " is not a multiple of " + std::to_string(known) + ")"};
+            return {{},
+                    "shape " + specText(spec) + " does not fit " + std::to_string(n) +
+                        " elements (" + std::to_string(n) + " is not a multiple of " +
+                        std::to_string(known) + ")"};
         dims[*star] = n / known;
     } else if (known != n) {
-        return {{}, "shape " + specText(spec) + " holds " + std::to_string(known) + " elements, the buffer " +
-                        std::to_string(n)};
+        return {{},
+                "shape " + specText(spec) + " holds " + std::to_string(known) +
+                    " elements, the buffer " + std::to_string(n)};
     }
     r.dims = std::move(dims);
     return r;
@@ -77,13 +87,15 @@ std::vector<std::string> parseShapeText(const std::string& text) {
         const char c = text[i];
         if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '*') {
             // "64x32": an x between digits separates dimensions.
-            if (c == 'x' && !word.empty() && std::isdigit(static_cast<unsigned char>(word.back())) &&
-                i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+            if (c == 'x' && !word.empty() &&
+                std::isdigit(static_cast<unsigned char>(word.back())) && i + 1 < text.size() &&
+                std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
                 flush();
                 continue;
             }
             word += c;
-        } else if (c == ',' || c == ' ' || c == '[' || c == ']' || c == '(' || c == ')' || c == '\t') {
+        } else if (c == ',' || c == ' ' || c == '[' || c == ']' || c == '(' || c == ')' ||
+                   c == '\t') {
             flush();
         } else {
             return {};
@@ -103,7 +115,8 @@ std::string formatIndex(std::uint64_t index, const std::vector<std::uint64_t>& d
         index /= dims[i];
     }
     std::string s = "(";
-    for (std::size_t i = 0; i < coords.size(); ++i) s += (i ? ", " : "") + std::to_string(coords[i]);
+    for (std::size_t i = 0; i < coords.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(coords[i]);
     return s + ")";
 }
 
@@ -117,19 +130,23 @@ std::string placementSummary(const BufferStats& s, const std::vector<std::uint64
     }
     auto list = [](const std::vector<std::uint64_t>& v) {
         std::string t;
-        for (std::size_t i = 0; i < v.size() && i < 8; ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+        for (std::size_t i = 0; i < v.size() && i < 8; ++i)
+            t += (i ? ", " : "") + std::to_string(v[i]);
         if (v.size() > 8) t += ", …";
         return t;
     };
     char pct[32];
-    std::snprintf(pct, sizeof pct, "%.3g%%", 100.0 * static_cast<double>(s.nDiff) / static_cast<double>(rows * cols));
+    std::snprintf(pct, sizeof pct, "%.3g%%",
+                  100.0 * static_cast<double>(s.nDiff) / static_cast<double>(rows * cols));
     if (!full.empty() && full.size() == hit.size())
-        return std::to_string(full.size()) + " of " + std::to_string(rows) + " rows differ entirely (rows " +
-               list(full) + "), the others not at all";
+        return std::to_string(full.size()) + " of " + std::to_string(rows) +
+               " rows differ entirely (rows " + list(full) + "), the others not at all";
     std::uint64_t colsHit = 0;
-    for (auto c : s.colDiffs) colsHit += c != 0;
-    return std::to_string(hit.size()) + " of " + std::to_string(rows) + " rows and " + std::to_string(colsHit) +
-           " of " + std::to_string(cols) + " columns hold differences (" + pct + " of the elements)" +
+    for (auto c : s.colDiffs)
+        colsHit += c != 0;
+    return std::to_string(hit.size()) + " of " + std::to_string(rows) + " rows and " +
+           std::to_string(colsHit) + " of " + std::to_string(cols) + " columns hold differences (" +
+           pct + " of the elements)" +
            (hit.size() < rows && !hit.empty() ? "; rows " + list(hit) : "");
 }
 

@@ -55,7 +55,9 @@ void armFromEnvironment() {
     const std::string spec = value;
     const auto c1 = spec.find(':'), c2 = spec.find(':', c1 == std::string::npos ? c1 : c1 + 1);
     Action action{};
-    if (c1 == std::string::npos || c2 == std::string::npos || !parseAction(spec.substr(0, c1), action)) return;
+    if (c1 == std::string::npos || c2 == std::string::npos ||
+        !parseAction(spec.substr(0, c1), action))
+        return;
     arm(spec.substr(c2 + 1), std::strtoull(spec.c_str() + c1 + 1, nullptr, 10), action);
 }
 
@@ -68,7 +70,8 @@ std::string pathOf(int fd) {
 
 void perform(const Fault& f) {
     switch (f.action) {
-    case Action::eio: break;
+    case Action::eio:
+        break;
     case Action::grow: {
         const int fd = ::open(f.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
         if (fd < 0) break;
@@ -96,7 +99,8 @@ long realPread(int fd, void* buf, std::size_t n, off_t offset) {
 
 ssize_t interposed(int fd, void* buf, std::size_t n, off_t offset) {
     std::call_once(g_fromEnvironment, armFromEnvironment);
-    if (!g_armed.load(std::memory_order_acquire) || offset < 0) return realPread(fd, buf, n, offset);
+    if (!g_armed.load(std::memory_order_acquire) || offset < 0)
+        return realPread(fd, buf, n, offset);
     Fault f;
     {
         std::lock_guard lock(g_mutex);
@@ -104,7 +108,8 @@ ssize_t interposed(int fd, void* buf, std::size_t n, off_t offset) {
     }
     if (pathOf(fd) != f.path) return realPread(fd, buf, n, offset);
     const auto start = static_cast<std::uint64_t>(offset);
-    if (start < f.offset) return realPread(fd, buf, std::min<std::uint64_t>(n, f.offset - start), offset);
+    if (start < f.offset)
+        return realPread(fd, buf, std::min<std::uint64_t>(n, f.offset - start), offset);
     if (f.action == Action::eio) {
         g_fired.store(true);
         errno = EIO;
@@ -133,15 +138,20 @@ bool fired() {
 
 std::string_view actionName(Action action) {
     switch (action) {
-    case Action::eio: return "eio";
-    case Action::grow: return "grow";
-    case Action::shrink: return "shrink";
-    case Action::touch: return "touch";
+    case Action::eio:
+        return "eio";
+    case Action::grow:
+        return "grow";
+    case Action::shrink:
+        return "shrink";
+    case Action::touch:
+        return "touch";
     }
     return {};
 }
 
-std::string environmentValue(const std::filesystem::path& file, std::uint64_t offset, Action action) {
+std::string environmentValue(const std::filesystem::path& file, std::uint64_t offset,
+                             Action action) {
     return std::string(actionName(action)) + ":" + std::to_string(offset) + ":" + resolved(file);
 }
 

@@ -30,6 +30,7 @@ bool fired();
 // "eio", "grow", "shrink", "touch"; the environment variable's spelling.
 std::string_view actionName(Action action);
 // The value of DUMPSCOPE_IO_FAULT that arms `action` in a child process.
-std::string environmentValue(const std::filesystem::path& file, std::uint64_t offset, Action action);
+std::string environmentValue(const std::filesystem::path& file, std::uint64_t offset,
+                             Action action);
 
 } // namespace dumpscope::test::io_fault

@@ -30,7 +30,8 @@ struct BigPair {
     BigPair() {
         writeRunPair(dir, {0, 1});
         std::vector<float> values(kBigElements);
-        for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i % 1000) / 8.0f;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = float(i % 1000) / 8.0f;
         writeDump(dir / "a", 1, "h_q_logits", values);
         values[7] += 1.0f;
         writeDump(dir / "b", 1, "h_q_logits", values);
@@ -52,7 +53,8 @@ void expectTheRestCompared(const Analysis& an) {
     for (const auto& b : an.buffers) {
         if (b.step == 1 && b.name == "q_logits") continue;
         EXPECT_FALSE(b.pending) << b.fileName;
-        EXPECT_EQ(b.status, b.step == 0 && b.name == "grad_h_t_q" ? Status::diverge : Status::equal) << b.fileName;
+        EXPECT_EQ(b.status, b.step == 0 && b.name == "grad_h_t_q" ? Status::diverge : Status::equal)
+            << b.fileName;
     }
 }
 
@@ -77,13 +79,16 @@ ProcessResult faultyCli(const std::vector<std::string>& args, const std::string&
     // ASan (the --sanitize build) insists on coming first in the library list; the preloaded
     // interposer is built with it, so that check is turned off for this child only.
     std::string asan = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
-    ::setenv("ASAN_OPTIONS", (asan + (asan.empty() ? "" : ":") + "verify_asan_link_order=0").c_str(), 1);
-    auto r = runProcess(argv, {std::string("LD_PRELOAD=") + DUMPSCOPE_IO_FAULT_LIB, "DUMPSCOPE_IO_FAULT=" + faultSpec});
+    ::setenv("ASAN_OPTIONS",
+             (asan + (asan.empty() ? "" : ":") + "verify_asan_link_order=0").c_str(), 1);
+    auto r = runProcess(argv, {std::string("LD_PRELOAD=") + DUMPSCOPE_IO_FAULT_LIB,
+                               "DUMPSCOPE_IO_FAULT=" + faultSpec});
     ::setenv("ASAN_OPTIONS", asan.c_str(), 1);
     return r;
 }
 
-nlohmann::json jsonBuffer(const nlohmann::json& report, std::uint64_t step, const std::string& name) {
+nlohmann::json jsonBuffer(const nlohmann::json& report, std::uint64_t step,
+                          const std::string& name) {
     for (const auto& s : report["steps"])
         if (s["step"] == step)
             for (const auto& g : s["groups"])
@@ -117,8 +122,8 @@ TEST_F(IoFault, AReadErrorMidFileIsThatBuffersErrorNamingFileAndOffset) {
         ASSERT_TRUE(fault::fired());
         const auto& q = find(an, 1, "q_logits");
         EXPECT_EQ(q.status, Status::error);
-        EXPECT_EQ(q.error, pair.file(run).string() + ": read error at byte " + std::to_string(kFaultAt) +
-                               ": Input/output error");
+        EXPECT_EQ(q.error, pair.file(run).string() + ": read error at byte " +
+                               std::to_string(kFaultAt) + ": Input/output error");
         expectNoStatistics(q);
         expectTheRestCompared(an);
         EXPECT_EQ(an.verdict.exitCode, 2);
@@ -142,8 +147,8 @@ TEST_F(IoFault, TheCliReportsTheReadErrorAndComparesTheRest) {
     BigPair pair;
     const std::string spec = fault::environmentValue(pair.file("b"), kFaultAt, fault::Action::eio);
     const std::string a = (pair.dir / "a").string(), b = (pair.dir / "b").string();
-    const std::string message =
-        pair.file("b").string() + ": read error at byte " + std::to_string(kFaultAt) + ": Input/output error";
+    const std::string message = pair.file("b").string() + ": read error at byte " +
+                                std::to_string(kFaultAt) + ": Input/output error";
 
     const auto json = faultyCli({a, b, "--json"}, spec);
     EXPECT_EQ(json.exitCode, 2) << json.err;
@@ -186,7 +191,8 @@ TEST_F(IoFault, AFileChangedWhileBeingComparedIsReportedNotMixed) {
         const Analysis an = analyze(pair.dir / "a", pair.dir / "b");
         ASSERT_TRUE(fault::fired());
         // The file really changed under the comparison.
-        EXPECT_TRUE(fs::file_size(pair.file(c.run)) != sizeBefore || fs::last_write_time(pair.file(c.run)) != timeBefore);
+        EXPECT_TRUE(fs::file_size(pair.file(c.run)) != sizeBefore ||
+                    fs::last_write_time(pair.file(c.run)) != timeBefore);
         const auto& q = find(an, 1, "q_logits");
         EXPECT_EQ(q.status, Status::changed_while_reading);
         EXPECT_EQ(q.error, pair.file(c.run).string() + ": " + c.why);
@@ -206,7 +212,9 @@ TEST_F(IoFault, TheCliReportsAFileChangedWhileBeingCompared) {
         const auto report = nlohmann::json::parse(r.out);
         const auto q = jsonBuffer(report, 1, "q_logits");
         EXPECT_EQ(q["status"], "changed_while_reading");
-        EXPECT_NE(q["error"].get<std::string>().find(pair.file("b").string() + ": "), std::string::npos) << q["error"];
+        EXPECT_NE(q["error"].get<std::string>().find(pair.file("b").string() + ": "),
+                  std::string::npos)
+            << q["error"];
         EXPECT_EQ(q["n_diff"], 0);
         EXPECT_EQ(q["kind"], nullptr);
         EXPECT_EQ(jsonBuffer(report, 0, "grad_h_t_q")["status"], "diverge");
