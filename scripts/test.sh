@@ -14,6 +14,8 @@ if [ "${1:-}" = "--sanitize" ]; then
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
     shift
 fi
+# The tree stays formatted as .clang-format says: a file that is not fails before the build.
+"$root/scripts/check_format.sh"
 BUILD_DIR=$build_dir "$root/scripts/build.sh" "${cmake_args[@]}"
 # A build that lost a part of the suite (no UI tests although the window is built, a test
 # binary not built) fails here rather than passing on fewer tests.
