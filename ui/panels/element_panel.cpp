@@ -2,6 +2,7 @@
 
 #include "models/element_table_model.h"
 #include "panels/histogram_panel.h"
+#include "workers/background_job.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -12,7 +13,6 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QTableView>
-#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -25,8 +25,7 @@ ElementPanel::ElementPanel(QWidget* parent)
       m_scroll(new QScrollBar(Qt::Vertical)), m_onlyDiffering(new QCheckBox), m_goTo(new QLineEdit),
       m_previous(new QToolButton), m_next(new QToolButton), m_copy(new QToolButton),
       m_export(new QToolButton), m_filterBar(new QWidget), m_filterLabel(new QLabel),
-      m_status(new QLabel), m_stop(std::make_shared<std::atomic<bool>>(false)),
-      m_rangeStop(std::make_shared<std::atomic<bool>>(false)) {
+      m_status(new QLabel) {
     m_onlyDiffering->setText(tr("Only differing elements"));
     m_goTo->setPlaceholderText(tr("Go to index"));
     m_goTo->setValidator(
@@ -119,15 +118,16 @@ void ElementPanel::setNavigationShortcutsEnabled(bool enabled) {
         if (s->key() == next || s->key() == previous) s->setEnabled(enabled);
 }
 
+struct ElementPanel::IndexJob : BackgroundJob {};
+
 ElementPanel::~ElementPanel() {
-    m_stop->store(true);
-    m_rangeStop->store(true);
-    // A scan stops within one chunk; waiting keeps every worker from outliving the panel. Their
-    // queued deleteLater dies with the panel, so they are deleted here.
-    for (QThread* thread : std::as_const(m_threads)) {
-        thread->wait();
-        delete thread;
-    }
+    // A scan stops within one chunk; joining keeps every worker from outliving the panel.
+    stopAndJoinAll(m_jobs);
+}
+
+void ElementPanel::stopJob(JobPtr& job) {
+    if (job) job->stop = true;
+    job.reset();
 }
 
 void ElementPanel::clear() {
@@ -154,10 +154,8 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
         }
     }
 
-    m_stop->store(true);
-    m_rangeStop->store(true);
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    stopJob(m_indexJob);
+    stopJob(m_rangeJob);
     ++m_diffSequence;
     ++m_rangeSequence;
     m_diffs.reset();
@@ -195,7 +193,7 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
             m_diffs = std::make_shared<DiffIndex>(); // equal: nothing to scan for
         } else {
             const std::uint64_t sequence = m_diffSequence;
-            buildIndex({}, m_stop, [this, sequence](IndexPtr index, const QString& error) {
+            m_indexJob = buildIndex({}, [this, sequence](IndexPtr index, const QString& error) {
                 if (sequence != m_diffSequence) return;
                 if (!index) {
                     m_status->setText(error);
@@ -213,8 +211,8 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     updateWindowSize();
 }
 
-void ElementPanel::buildIndex(const DiffFilter& filter, const StopFlag& stop,
-                              std::function<void(IndexPtr, const QString&)> done) {
+ElementPanel::JobPtr ElementPanel::buildIndex(const DiffFilter& filter,
+                                              std::function<void(IndexPtr, const QString&)> done) {
     auto a = m_a;
     auto b = m_b;
     if (std::min(a->size(), b->size()) <= m_syncLimit) {
@@ -222,27 +220,29 @@ void ElementPanel::buildIndex(const DiffFilter& filter, const StopFlag& stop,
         auto index = DiffIndex::build(*a, *b, filter, {}, &error);
         done(index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr,
              QString::fromStdString(error));
-        return;
+        return nullptr;
     }
+    reapExited(m_jobs);
+    auto job = std::make_shared<IndexJob>();
     const QString what =
         filter.kind == DiffFilter::Kind::all ? tr("Indexing differences") : tr("Filtering");
     m_status->setText(what + QStringLiteral("…"));
-    // The worker touches only its own copies of the views and the stop flag; results come back
-    // as queued calls, which Qt drops if the panel is gone (and the destructor waits anyway).
-    QThread* thread = QThread::create([this, a, b, filter, stop, done, what] {
+    // The worker touches only its own copies of the views and its job; results come back as
+    // queued calls, which Qt drops if the panel is gone (and the destructor joins it anyway).
+    job->thread = std::thread([this, a, b, filter, job, done, what] {
         int lastPercent = -1;
         std::string error;
         auto index = DiffIndex::build(
             *a, *b, filter,
             [&](std::uint64_t n, std::uint64_t total) {
-                if (stop->load()) return false;
+                if (job->stop.load()) return false;
                 const int percent = total ? int(n * 100 / total) : 100;
                 if (percent != lastPercent) {
                     lastPercent = percent;
                     QMetaObject::invokeMethod(
                         this,
-                        [this, stop, what, percent] {
-                            if (!stop->load())
+                        [this, job, what, percent] {
+                            if (!job->stop.load())
                                 m_status->setText(tr("%1… %2%").arg(what).arg(percent));
                         },
                         Qt::QueuedConnection);
@@ -250,23 +250,22 @@ void ElementPanel::buildIndex(const DiffFilter& filter, const StopFlag& stop,
                 return true;
             },
             &error);
-        if (stop->load()) return;
-        IndexPtr result = index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr;
-        QMetaObject::invokeMethod(
-            this,
-            [this, stop, done, result, error] {
-                if (stop->load()) return;
-                m_status->clear();
-                done(result, QString::fromStdString(error));
-            },
-            Qt::QueuedConnection);
+        if (!job->stop.load()) {
+            IndexPtr result =
+                index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr;
+            QMetaObject::invokeMethod(
+                this,
+                [this, job, done, result, error] {
+                    if (job->stop.load()) return;
+                    m_status->clear();
+                    done(result, QString::fromStdString(error));
+                },
+                Qt::QueuedConnection);
+        }
+        job->exited = true;
     });
-    m_threads.append(thread);
-    connect(thread, &QThread::finished, this, [this, thread] {
-        m_threads.removeOne(thread);
-        thread->deleteLater();
-    });
-    thread->start();
+    m_jobs.push_back(job);
+    return job;
 }
 
 const DiffIndex* ElementPanel::navigationIndex() const {
@@ -304,12 +303,11 @@ void ElementPanel::filterToUlpBin(int bin) {
 // the bins), off the GUI thread for big buffers like the first one.
 void ElementPanel::applyRangeFilter(const DiffFilter& filter) {
     if (!m_a || !m_b || m_rangeFilter == filter) return;
-    m_rangeStop->store(true);
-    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    stopJob(m_rangeJob);
     m_rangeFilter = filter;
     m_rangeIndex.reset();
     const std::uint64_t sequence = ++m_rangeSequence;
-    buildIndex(filter, m_rangeStop, [this, sequence](IndexPtr index, const QString& error) {
+    m_rangeJob = buildIndex(filter, [this, sequence](IndexPtr index, const QString& error) {
         if (sequence != m_rangeSequence) return;
         if (!index) {
             m_status->setText(error);
@@ -323,8 +321,7 @@ void ElementPanel::applyRangeFilter(const DiffFilter& filter) {
 }
 
 void ElementPanel::clearRangeFilter() {
-    m_rangeStop->store(true);
-    m_rangeStop = std::make_shared<std::atomic<bool>>(false);
+    stopJob(m_rangeJob);
     ++m_rangeSequence;
     m_rangeFilter.reset();
     m_rangeIndex.reset();

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class ElementTableModel;
 class QCheckBox;
@@ -17,7 +18,6 @@ class QLabel;
 class QLineEdit;
 class QScrollBar;
 class QTableView;
-class QThread;
 class QToolButton;
 
 // The selected buffer's elements: the lazily formatted table, "only differing elements", go to
@@ -78,9 +78,13 @@ class ElementPanel : public QWidget {
 
   private:
     using IndexPtr = std::shared_ptr<const dumpscope::DiffIndex>;
-    using StopFlag = std::shared_ptr<std::atomic<bool>>;
-    void buildIndex(const dumpscope::DiffFilter& filter, const StopFlag& stop,
-                    std::function<void(IndexPtr, const QString&)> done);
+    struct IndexJob;
+    using JobPtr = std::shared_ptr<IndexJob>;
+    // Builds the index of `filter`'s elements and hands it to `done` on the GUI thread: at once
+    // for a small buffer (null job), else from a BackgroundJob, which the caller may stop.
+    JobPtr buildIndex(const dumpscope::DiffFilter& filter,
+                      std::function<void(IndexPtr, const QString&)> done);
+    static void stopJob(JobPtr& job);
     void applyRangeFilter(const dumpscope::DiffFilter& filter);
     void applyMode();
     const dumpscope::DiffIndex* navigationIndex() const;
@@ -117,9 +121,9 @@ class ElementPanel : public QWidget {
     bool m_placing = false;           // placeCurrent() is moving the view's cursor
     quint64 m_scrollStep = 1;         // logical rows per scroll-bar unit (int range)
 
-    // Stale worker results are dropped by sequence number; stop flags end superseded scans.
+    // Stale worker results are dropped by sequence number; a superseded scan is stopped.
     std::uint64_t m_diffSequence = 0, m_rangeSequence = 0;
-    StopFlag m_stop, m_rangeStop;
-    QList<QThread*> m_threads;
+    JobPtr m_indexJob, m_rangeJob; // the scans in flight for m_diffs and m_rangeIndex
+    std::vector<JobPtr> m_jobs;    // every scan not joined yet, stopped ones included
     quint64 m_syncLimit = 1u << 20;
 };
