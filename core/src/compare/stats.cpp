@@ -82,12 +82,10 @@ void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std:
         s.maxAbsDelta = absDelta;
         s.maxAbsDeltaIndex = index;
     }
-    // The relative Δ |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the
-    // rounded product never exceeds |Δ| then), so the division is skipped for most elements.
     if (std::isinf(absDelta))
         s.maxRelDelta = INFINITY;
-    else if (scale > 0 && absDelta >= s.maxRelDelta * scale)
-        s.maxRelDelta = std::max(s.maxRelDelta, absDelta / scale);
+    else
+        raiseMaxRelative(s.maxRelDelta, absDelta, scale);
     const ElementDiff d{index, a, b, absDelta};
     if (heap.size() < BufferStats::kKeep || detail::largerDelta(d, heap.front())) keepLargest(d);
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);

@@ -355,10 +355,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
             if (!s.rowDiffs.empty()) placeDiff(index);
         }
         if (absDelta > t.maxAbs) t.maxAbs = absDelta, t.maxAbsIndex = index;
-        // |Δ| / scale can only raise the maximum when |Δ| >= maximum * scale (the rounded
-        // product never exceeds |Δ| then), so the division is skipped for most elements.
-        if (scale > 0 && absDelta >= t.maxRel * scale)
-            t.maxRel = std::max(t.maxRel, absDelta / scale);
+        raiseMaxRelative(t.maxRel, absDelta, scale);
         if (absDelta >= t.heapFloor) [[unlikely]] {
             keepLargest({index, x, y, absDelta});
             t.heapFloor = heapFloor();

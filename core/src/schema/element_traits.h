@@ -94,6 +94,22 @@ using BF16 = FloatTraits<std::uint16_t, DType::bf16, 0x7f80, 0x007f>;
 using F32 = FloatTraits<std::uint32_t, DType::f32, 0x7f800000u, 0x007fffffu>;
 using F64 = FloatTraits<std::uint64_t, DType::f64, 0x7ff0000000000000ull, 0x000fffffffffffffull>;
 
+// Relative Δ of one pair: |Δ| / scale, scale = max(|a|,|b|); 0 when both are zero, infinite
+// when |Δ| is, NaN when it is. The one definition: pairDelta() and the maxima below use it, and
+// the AVX2 kernels (dense_f32.cpp) compute the same in vector lanes.
+inline double relativeDelta(double absDelta, double scale) {
+    if (std::isnan(absDelta)) return absDelta;
+    if (std::isinf(absDelta)) return INFINITY;
+    return scale > 0 ? absDelta / scale : 0.0;
+}
+
+// Raises `maxRel` to relativeDelta(absDelta, scale) if that is larger, for a finite |Δ|. The
+// quotient can only be larger when |Δ| >= maxRel * scale (the rounded product never exceeds |Δ|
+// then), so most elements cost a multiplication, not a division.
+inline void raiseMaxRelative(double& maxRel, double absDelta, double scale) {
+    if (scale > 0 && absDelta >= maxRel * scale) maxRel = std::max(maxRel, absDelta / scale);
+}
+
 // One differing pair in the statistics' terms: the single definition of |Δ| (exact |a-b| for
 // integers, NaN with a NaN side), relative Δ (|Δ| / max(|a|,|b|); 0 when both are zero,
 // infinite when |Δ| is) and ULP distance, shared by the statistics, the element table and the
@@ -107,13 +123,7 @@ template <typename Tr> ElementDelta pairDelta(typename Tr::Bits a, typename Tr::
         d.absDelta = d.ulp ? std::fabs(d.a - d.b) : std::nan("");
     else
         d.absDelta = static_cast<double>(*d.ulp); // exact even where a-b overflows the type
-    const double scale = std::max(std::fabs(d.a), std::fabs(d.b));
-    if (std::isnan(d.absDelta))
-        d.relDelta = d.absDelta;
-    else if (std::isinf(d.absDelta))
-        d.relDelta = INFINITY;
-    else
-        d.relDelta = scale > 0 ? d.absDelta / scale : 0.0;
+    d.relDelta = relativeDelta(d.absDelta, std::max(std::fabs(d.a), std::fabs(d.b)));
     return d;
 }
 
