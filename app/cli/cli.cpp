@@ -203,8 +203,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             ->needs(watchFlag);
     auto* settleOption =
         app.add_option("--settle", settleText,
-                       ranged("with --watch: a step no later step follows yet is complete once its "
-                              "files have not changed for this long (default 1)",
+                       ranged("with --watch: the settle interval: a run that has not moved on "
+                              "from a step is done with it once the step's files there have not "
+                              "changed for this long (default 1)",
                               kSettleRange.words))
             ->option_text("SECONDS")
             ->needs(watchFlag);

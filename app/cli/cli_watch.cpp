@@ -7,6 +7,7 @@
 #include "dumpscope/report.h"
 #include "dumpscope/result_cache.h"
 #include "dumpscope/scan.h"
+#include "dumpscope/step_completion.h"
 
 #include <chrono>
 #include <csignal>
@@ -14,7 +15,6 @@
 #include <ostream>
 #include <set>
 #include <thread>
-#include <tuple>
 
 #include <signal.h>
 
@@ -53,26 +53,6 @@ class StopSignals {
   private:
     struct sigaction m_oldInt {
     }, m_oldTerm{};
-};
-
-// A step's files in one run as the scan saw them: what "unchanged" is judged on.
-using StepFiles = std::vector<std::tuple<std::string, std::uint64_t, std::int64_t>>;
-
-std::map<std::uint64_t, StepFiles> stepFiles(const RunScan& scan) {
-    std::map<std::uint64_t, StepFiles> steps;
-    for (const auto& [key, f] : scan.files)
-        steps[key.first].emplace_back(f.fileName, f.size, f.mtimeNs);
-    return steps;
-}
-
-// One run's view of a step not reported yet.
-struct RunStep {
-    StepFiles files;
-    Clock::time_point changed{};
-};
-
-struct PendingStep {
-    RunStep a, b;
 };
 
 // The analysis restricted to one step, with its own matrix row and verdict.
@@ -115,7 +95,9 @@ const char* stepStatusText(const GroupCell& cell) {
 class Watch {
   public:
     Watch(const WatchRequest& request, std::ostream& out, std::ostream& err)
-        : m_request(request), m_out(out), m_err(err), m_cache(std::make_shared<ResultCache>()) {}
+        : m_request(request), m_out(out), m_err(err), m_cache(std::make_shared<ResultCache>()),
+          m_completion(std::chrono::round<Clock::duration>(
+              std::chrono::duration<double>(request.settleSeconds))) {}
 
     int run() {
         StopSignals signals;
@@ -150,35 +132,11 @@ class Watch {
             for (const auto& w : scan->warnings)
                 if (m_warned.insert(w).second) m_err << warningLabel() << " " << shown(w) << "\n";
 
-        const auto now = Clock::now();
-        const auto filesA = stepFiles(scanA), filesB = stepFiles(scanB);
-        const auto settle = std::chrono::duration<double>(m_request.settleSeconds);
-        auto update = [&](RunStep& seen, const std::map<std::uint64_t, StepFiles>& files,
-                          std::uint64_t step) {
-            auto it = files.find(step);
-            const StepFiles& current = it == files.end() ? StepFiles{} : it->second;
-            if (current != seen.files || seen.changed == Clock::time_point{}) {
-                seen.files = current;
-                seen.changed = now;
-            }
-            // Done in this run: the run has moved on to a later step, or the files stopped
-            // changing.
-            return !current.empty() &&
-                   (files.rbegin()->first > step || now - seen.changed >= settle);
-        };
-        std::set<std::uint64_t> steps, complete;
-        for (const auto* files : {&filesA, &filesB})
-            for (const auto& entry : *files)
-                steps.insert(entry.first);
-        for (auto step : steps) {
-            if (m_reported.count(step) ||
-                (m_request.options.steps && !m_request.options.steps->count(step)))
-                continue;
-            PendingStep& pending = m_pending[step];
-            const bool doneA = update(pending.a, filesA, step),
-                       doneB = update(pending.b, filesB, step);
-            if (doneA && doneB) complete.insert(step);
-        }
+        // Which steps are complete is the core's rule, the one the window's RunWatcher follows.
+        m_completion.observe(scanA, scanB, Clock::now());
+        std::set<std::uint64_t> complete;
+        for (auto step : m_completion.completeSteps())
+            if (pending(step)) complete.insert(step);
         if (complete.empty()) return true;
 
         AnalyzeOptions options = m_request.options;
@@ -196,12 +154,11 @@ class Watch {
             for (const auto& b : one.buffers)
                 settled = settled && b.status != Status::changed_while_reading;
             if (!settled) {
-                m_pending[step].a.changed = m_pending[step].b.changed = Clock::now(); // wait again
+                m_completion.restart(step, Clock::now()); // wait for it to keep still again
                 continue;
             }
             m_out << watchStepLine(one, m_request.colorOut) << std::endl;
             m_reported.insert(step);
-            m_pending.erase(step);
         }
         return true;
     }
@@ -212,19 +169,26 @@ class Watch {
         if (!m_request.untilStep || m_reported.empty() ||
             *m_reported.rbegin() < *m_request.untilStep)
             return false;
-        for (const auto& [step, pending] : m_pending)
-            if (step <= *m_request.untilStep && !pending.a.files.empty() &&
-                !pending.b.files.empty())
+        for (const auto& [step, files] : m_completion.latest().steps)
+            if (step <= *m_request.untilStep && pending(step) && !files.a.empty() &&
+                !files.b.empty())
                 return false;
         return true;
     }
+
+    // Limited by --steps.
+    bool wanted(std::uint64_t step) const {
+        return !m_request.options.steps || m_request.options.steps->count(step);
+    }
+    // Not reported yet, and one to report.
+    bool pending(std::uint64_t step) const { return !m_reported.count(step) && wanted(step); }
 
     // The verdict over every reported step (from the cache: nothing is read again unless it
     // changed after it was reported).
     int finish() {
         std::vector<std::uint64_t> oneSided;
-        for (const auto& [step, pending] : m_pending)
-            if (pending.a.files.empty() != pending.b.files.empty()) oneSided.push_back(step);
+        for (const auto& [step, files] : m_completion.latest().steps)
+            if (pending(step) && files.a.empty() != files.b.empty()) oneSided.push_back(step);
         if (!oneSided.empty()) {
             std::string list;
             for (auto s : oneSided)
@@ -257,8 +221,8 @@ class Watch {
     const WatchRequest& m_request;
     std::ostream &m_out, &m_err;
     std::shared_ptr<ResultCache> m_cache;
+    StepCompletion m_completion;
     std::set<std::uint64_t> m_reported;
-    std::map<std::uint64_t, PendingStep> m_pending;
     std::set<std::string> m_warned;
 };
 

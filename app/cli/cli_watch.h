@@ -17,8 +17,9 @@ struct WatchRequest {
     std::string runA, runB;
     AnalyzeOptions options;                 // options.steps, when given, limits the steps reported
     std::optional<std::uint64_t> untilStep; // stop once this step (or a later one) is reported
-    // A step that no later step follows yet is complete once its files, in both runs, have kept
-    // their names, sizes and modification times this long.
+    // The settle interval of StepCompletion (dumpscope/step_completion.h): a run is done with a
+    // step it has not moved on from once the step's files there have kept their names, sizes and
+    // modification times this long.
     double settleSeconds = 1.0;
     double pollSeconds = 0.5;
     bool strict = false;
@@ -31,10 +32,11 @@ struct WatchRequest {
 // directory missing, unreadable or without dumps, nothing reported, or a buffer that could not be
 // compared).
 //
-// A step is complete when it has files in both runs and, in each run, either a later step has
-// files or the step's files have not changed for `settleSeconds`. Its buffers are then compared
-// (through a ResultCache: unchanged files are never read twice); a buffer that changed while
-// being read holds the step back until the next poll.
+// Each poll lists both runs and asks StepCompletion (dumpscope/step_completion.h) which steps are
+// complete: a step is complete when it has files in both runs and each run is done with it (that
+// run has files of a later step, or the step's files there have kept still for `settleSeconds`).
+// A complete step's buffers are then compared (through a ResultCache: unchanged files are never
+// read twice); a buffer that changed while being read starts the step's settle interval again.
 int runWatch(const WatchRequest& request, std::ostream& out, std::ostream& err);
 
 // The line printed for one completed step, e.g.

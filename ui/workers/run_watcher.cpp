@@ -6,14 +6,28 @@
 #include <QFileInfo>
 #include <QSet>
 
+#include <algorithm>
+#include <array>
+#include <chrono>
 #include <utility>
 
-RunWatcher::RunWatcher(QObject* parent) : QObject(parent) {
+using dumpscope::PairListing;
+using Clock = dumpscope::StepCompletion::Clock;
+
+RunWatcher::RunWatcher(QObject* parent)
+    : QObject(parent), m_completion(std::chrono::milliseconds(m_debounceMs)) {
     m_timer.setSingleShot(true);
-    m_timer.setInterval(600);
+    // A listing a few milliseconds early would find the step it waited for not settled yet and
+    // list the runs once more for nothing.
+    m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &RunWatcher::settle);
     connect(&m_fs, &QFileSystemWatcher::directoryChanged, this, &RunWatcher::onEvent);
     connect(&m_fs, &QFileSystemWatcher::fileChanged, this, &RunWatcher::onEvent);
+}
+
+void RunWatcher::setDebounceMs(int ms) {
+    m_debounceMs = ms;
+    m_completion.setSettle(std::chrono::milliseconds(ms));
 }
 
 void RunWatcher::watch(const QString& runA, const QString& runB) {
@@ -22,7 +36,8 @@ void RunWatcher::watch(const QString& runA, const QString& runB) {
     m_runB = runB;
     for (const QString& dir : {runA, runB})
         if (QFileInfo(dir).isDir()) m_fs.addPath(dir);
-    m_lastSeen = m_lastEmitted = list();
+    list();
+    m_lastEmitted = m_completion.latest();
     emit stateChanged();
 }
 
@@ -32,8 +47,8 @@ void RunWatcher::stop() {
         m_fs.removePaths(paths);
     m_runA.clear();
     m_runB.clear();
-    m_lastSeen.clear();
-    m_lastEmitted.clear();
+    m_completion.clear();
+    m_lastEmitted = {};
     m_pendingChange = false;
     emit stateChanged();
 }
@@ -46,7 +61,7 @@ void RunWatcher::setPaused(bool paused) {
         m_pendingChange = true;
     } else if (!paused && m_pendingChange) {
         m_pendingChange = false;
-        m_timer.start();
+        m_timer.start(m_debounceMs);
     }
     emit stateChanged();
 }
@@ -60,23 +75,24 @@ void RunWatcher::onEvent() {
         }
         return;
     }
-    m_timer.start(); // restarts: the listing waits for a quiet interval
+    // Restarts: the listing waits for a quiet interval, so a job writing a burst of files costs
+    // one listing on the GUI thread, not one per file.
+    m_timer.start(m_debounceMs);
 }
 
-// Both runs' step files as the core's scan sees them, and the newest step's files watched.
-RunWatcher::Listing RunWatcher::list() {
-    Listing listing;
+// Both runs' step files as the core's scan sees them, given to the rule, and the newest step's
+// files watched.
+void RunWatcher::list() {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
     QSet<QString> newest;
-    for (const QString& dir : {m_runA, m_runB}) {
-        const dumpscope::RunScan scan = dumpscope::scanRun(dir.toStdString());
-        listing.emplace_back(scan.error, 0, 0); // a directory that vanishes or comes back counts
+    std::array<dumpscope::RunScan, 2> scans;
+    for (int run : {0, 1}) {
+        const QString& dir = run == 0 ? m_runA : m_runB;
+        const dumpscope::RunScan& scan = scans[run] = dumpscope::scanRun(dir.toStdString());
         // A directory created after watch() started (the job had not made it yet).
         if (scan.error.empty() && !m_fs.directories().contains(dir)) m_fs.addPath(dir);
-        for (const auto& [key, file] : scan.files)
-            listing.emplace_back(scan.pathOf(file).string(), file.size, file.mtimeNs);
         if (scan.files.empty()) continue;
         const std::uint64_t last = scan.files.rbegin()->first.first;
         for (auto it = scan.files.lower_bound({last, std::string()});
@@ -84,6 +100,7 @@ RunWatcher::Listing RunWatcher::list() {
             newest << QFile::decodeName(
                 QByteArray::fromStdString(scan.pathOf(it->second).string()));
     }
+    m_completion.observe(scans[0], scans[1], Clock::now());
     // Sets: comparing two lists of a step's files element by element was quadratic.
     const QStringList watchedList = m_fs.files();
     const QSet<QString> watched(watchedList.begin(), watchedList.end());
@@ -94,18 +111,42 @@ RunWatcher::Listing RunWatcher::list() {
         if (!watched.contains(f)) added << f;
     if (!gone.isEmpty()) m_fs.removePaths(gone);
     if (!added.isEmpty()) m_fs.addPaths(added);
-    return listing;
+}
+
+// A step is complete by the rule with files other than those last emitted (or none emitted).
+bool RunWatcher::completesSomething() const {
+    const PairListing& seen = m_completion.latest();
+    for (const std::uint64_t step : m_completion.completeSteps()) {
+        const auto it = m_lastEmitted.steps.find(step);
+        if (it == m_lastEmitted.steps.end() || it->second != seen.steps.at(step)) return true;
+    }
+    return false;
 }
 
 void RunWatcher::settle() {
     if (!isWatching() || m_paused) return;
-    Listing now = list();
-    if (now != m_lastSeen) {
-        m_lastSeen = std::move(now);
-        m_timer.start(); // still changing: look again after another quiet interval
+    list();
+    const PairListing& seen = m_completion.latest();
+    if (seen == m_lastEmitted) return; // touched, but nothing a comparison would see
+    // What completes no step (a step in one run only, files removed, a run directory gone) is
+    // emitted once the whole listing has kept still as long as a step must.
+    const bool keptStill =
+        *m_completion.listedAt() - *m_completion.lastChange() >= m_completion.settle();
+    if (completesSomething() || keptStill) {
+        m_lastEmitted = seen;
+        emit runsChanged();
         return;
     }
-    if (now == m_lastEmitted) return; // touched, but nothing a comparison would see
-    m_lastEmitted = std::move(now);
-    emit runsChanged();
+    scheduleNextListing();
+}
+
+// Something listed is not emitted yet: list again when waiting could complete a step, or when
+// the whole listing will have kept still, whichever comes first (never later than one interval).
+void RunWatcher::scheduleNextListing() {
+    Clock::time_point next = *m_completion.lastChange() + m_completion.settle();
+    if (const auto step = m_completion.nextCompletion()) next = std::min(next, *step);
+    const auto wait =
+        std::chrono::ceil<std::chrono::milliseconds>(next - *m_completion.listedAt()).count();
+    m_timer.start(
+        static_cast<int>(std::max<long long>(1, std::min<long long>(wait, m_debounceMs))));
 }

@@ -5,22 +5,27 @@
 #include <QStringList>
 #include <QTimer>
 
-#include <cstdint>
-#include <string>
-#include <tuple>
-#include <vector>
+#include "dumpscope/step_completion.h"
 
-// Watches the two run directories of the open pair and says when their step files changed and
-// then held still: new files appear as directory events, a file written in place shows as an
-// event on the newest step's files (the only ones watched, at most kMaxWatchedFiles of them, to
-// stay far below inotify's limits).
+// Watches the two run directories of the open pair and says when step files changed and are
+// complete enough to compare: new files appear as directory events, a file written in place shows
+// as an event on the newest step's files (the only ones watched, at most kMaxWatchedFiles of them,
+// to stay far below inotify's limits).
 //
-// Debounced, and "complete" means stable: after an event, both directories are listed (names,
-// sizes, modification times; nothing is read) once per interval until two listings in a row
-// agree, and only then is runsChanged() emitted. A dump still being written keeps changing its
-// size and so is never analysed half-written unless the writer pauses for a whole interval; if
-// it does, the next event or listing brings the final result (the comparison itself reports a
-// file that changes under it as changed_while_reading, and the cache never keeps that).
+// "Complete" is the core's rule (StepCompletion, dumpscope/step_completion.h), the one
+// dumpscope-cli --watch follows, with the debounce interval as its settle interval: a step is
+// complete when it has files in both runs and each run is done with it (that run has files of a
+// later step, or the step's files there have kept their names, sizes and modification times for
+// the interval). After an event has been followed by a quiet interval, both directories are
+// listed (nothing is read), and again whenever waiting could complete a step, until the listing is
+// the one last emitted. runsChanged() is emitted as soon as a complete step's files are not those
+// of the last emission; a change that completes no step (a step in one run only, files removed, a
+// run directory gone) is emitted once the whole listing has kept still for the interval.
+//
+// The window then compares the whole pair, steps not complete yet included: those are emitted
+// again when they complete with other files. A dump that a writer pauses in for a whole interval
+// can look complete; the comparison reports a file that changes under it as
+// changed_while_reading, the cache never keeps that, and the next listing sees the change.
 class RunWatcher : public QObject {
     Q_OBJECT
   public:
@@ -41,25 +46,30 @@ class RunWatcher : public QObject {
     static constexpr qsizetype kMaxWatchedFiles = 1024;
     qsizetype watchedFileCount() const { return m_fs.files().size(); }
 
-    void setDebounceMs(int ms) { m_timer.setInterval(ms); }
-    int debounceMs() const { return m_timer.interval(); }
+    // The quiet interval after an event, and the rule's settle interval.
+    void setDebounceMs(int ms);
+    int debounceMs() const { return m_debounceMs; }
 
   signals:
-    // Step files were added, removed or changed, and have stopped changing.
+    // Step files were added, removed or changed: a step became complete with files not emitted
+    // before, or the whole listing kept still for the debounce interval.
     void runsChanged();
     // Watching, pausing or a change noted while paused: for the status indicator.
     void stateChanged();
 
   private:
-    using Listing = std::vector<std::tuple<std::string, std::uint64_t, std::int64_t>>;
-    Listing list();
+    void list();
     void onEvent();
     void settle();
+    bool completesSomething() const;
+    void scheduleNextListing();
 
     QFileSystemWatcher m_fs;
     QTimer m_timer;
+    int m_debounceMs = 600;
     QString m_runA, m_runB;
-    Listing m_lastSeen, m_lastEmitted;
+    dumpscope::StepCompletion m_completion;
+    dumpscope::PairListing m_lastEmitted;
     bool m_paused = false;
     bool m_pendingChange = false;
 };

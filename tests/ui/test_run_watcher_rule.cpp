@@ -1,0 +1,91 @@
+// RunWatcher on its own, emitting by the core's rule for "a step is complete"
+// (dumpscope/step_completion.h): a later step in both runs completes a step at once, a changed
+// step once it has kept still for the interval, and a step in one run only is emitted once the
+// whole listing has kept still.
+#include "test_support.h"
+#include "workers/run_watcher.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+
+using dumpscope::test::TempDir;
+
+namespace {
+
+bool waitUntil(const std::function<bool()>& done) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > 60000) return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+void writeStep(const TempDir& dir, const char* run, std::uint64_t step, int files) {
+    for (int i = 0; i < files; ++i)
+        dumpscope::test::writeDump(dir / run, step, "x" + std::to_string(i), std::vector<float>{1});
+}
+
+} // namespace
+
+TEST(RunWatcherRule, ALaterStepInBothRunsCompletesAStepAtOnce) {
+    TempDir dir;
+    std::filesystem::create_directories(dir / "a");
+    std::filesystem::create_directories(dir / "b");
+    RunWatcher watcher;
+    watcher.setDebounceMs(1000);
+    QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+
+    // Step 0 lands; the first listing after the quiet interval watches its files (one per run)
+    // and finds it too new to be complete.
+    writeStep(dir, "a", 0, 1);
+    writeStep(dir, "b", 0, 1);
+    ASSERT_TRUE(waitUntil([&] { return watcher.watchedFileCount() == 2; }));
+    EXPECT_EQ(changed.count(), 0);
+
+    // Step 1 lands before step 0 could have kept still for the interval: the next listing
+    // (the one that watches step 1's two files per run) finds step 0 complete and emits, while
+    // step 1 itself is not complete yet.
+    writeStep(dir, "a", 1, 2);
+    writeStep(dir, "b", 1, 2);
+    ASSERT_TRUE(waitUntil([&] { return watcher.watchedFileCount() == 4; }));
+    EXPECT_EQ(changed.count(), 1);
+
+    // That emission covered step 1's files as they were: step 1 completing as they are is no
+    // change. A file of step 1 that grows is, once step 1 has kept still again.
+    dumpscope::test::writeDump(dir / "a", 1, "x0", std::vector<float>{1, 2});
+    ASSERT_TRUE(waitUntil([&] { return changed.count() == 2; }));
+    QTest::qWait(2500);
+    EXPECT_EQ(changed.count(), 2) << "nothing changed since: nothing more to emit";
+}
+
+TEST(RunWatcherRule, AStepInOneRunOnlyIsEmittedOnceTheListingKeptStill) {
+    TempDir dir;
+    writeStep(dir, "a", 0, 1);
+    writeStep(dir, "b", 0, 1);
+    RunWatcher watcher;
+    watcher.setDebounceMs(100);
+    QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+    writeStep(dir, "a", 1, 1);
+    ASSERT_TRUE(waitUntil([&] { return changed.count() == 1; }));
+    QTest::qWait(400);
+    EXPECT_EQ(changed.count(), 1);
+}
+
+TEST(RunWatcherRule, TheDebounceIsTheSettleInterval) {
+    RunWatcher watcher;
+    EXPECT_EQ(watcher.debounceMs(), 600);
+    watcher.setDebounceMs(250);
+    EXPECT_EQ(watcher.debounceMs(), 250);
+}
