@@ -47,13 +47,18 @@ class BufferView {
     std::string changedSinceOpen() const;
 
     // Raw bits of element `index` (zero-extended), or nullopt past the end or when the read fails
-    // (e.g. the file shrank after it was opened).
-    std::optional<std::uint64_t> bits(std::uint64_t index) const;
+    // (e.g. the file shrank after it was opened). A read that failed or came up short sets
+    // `error`, when given, to what compareFiles would say: the file and the byte,
+    // "PATH: read error at byte B: …" or "PATH: ended at byte B while being read (expected S)".
+    std::optional<std::uint64_t> bits(std::uint64_t index, std::string* error = nullptr) const;
 
     // Copies the bytes of elements [first, first + count) into `out` (count * elementSize()
     // bytes), bypassing the cache: bulk scans would only evict the table's pages. Returns the
-    // number of whole elements copied (fewer near the end or on a short read).
-    std::size_t readRaw(std::uint64_t first, std::size_t count, unsigned char* out) const;
+    // number of whole elements copied: fewer near the end, fewer on a short read, none when a
+    // read fails. A read that failed or came up short sets `error` as bits() does; stopping at
+    // the end of the file as it was opened is not an error.
+    std::size_t readRaw(std::uint64_t first, std::size_t count, unsigned char* out,
+                        std::string* error = nullptr) const;
     // Same range as readRaw, decoded into one 64-bit word per element.
     std::size_t readBits(std::uint64_t first, std::size_t count, std::uint64_t* out) const;
 
@@ -71,8 +76,8 @@ using ChunkPairFn = std::function<bool(const unsigned char* a, const unsigned ch
                                        std::size_t count, std::uint64_t first)>;
 // Reads elements [0, n) of two views of one element type in chunks of `chunkElements` (two
 // buffers of that size, whatever n) and hands each pair of chunks to `fn`, in index order.
-// Returns why it could not (a read that came up short, naming the file), else empty; a stop
-// asked for by `fn` is not an error.
+// Returns why it could not (a read that failed or came up short, naming the file and the byte,
+// as readRaw() says), else empty; a stop asked for by `fn` is not an error.
 std::string forEachChunkPair(const BufferView& a, const BufferView& b, std::uint64_t n,
                              std::size_t chunkElements, const ChunkPairFn& fn);
 

@@ -199,10 +199,12 @@ bool writeDiffCsv(const BufferView& a, const BufferView& b, const DiffIndex& ind
     constexpr std::size_t kFlushBytes = 64 * 1024;
     for (std::uint64_t k = 0; k < index.count(); ++k) {
         const std::uint64_t i = *index.select(k);
-        const auto x = a.bits(i);
-        const auto y = b.bits(i);
+        std::string why;
+        const auto x = a.bits(i, &why);
+        const auto y = x ? b.bits(i, &why) : std::nullopt;
         if (!x || !y) {
-            if (error) *error = (!x ? a.path() : b.path()).string() + ": read failed";
+            if (error)
+                *error = why.empty() ? (!x ? a.path() : b.path()).string() + ": read failed" : why;
             return false;
         }
         const ElementDelta d = elementDelta(t, *x, *y);

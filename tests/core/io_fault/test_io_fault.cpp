@@ -6,12 +6,16 @@
 #include "../run_fixture.h"
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/buffer_view.h"
+#include "dumpscope/diff_index.h"
+#include "dumpscope/divergence_map.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 using namespace dumpscope;
 using namespace dumpscope::test;
@@ -167,6 +171,63 @@ TEST_F(IoFault, TheCliReportsTheReadErrorAndComparesTheRest) {
     EXPECT_EQ(text.exitCode, 2);
     EXPECT_NE(text.err.find(message), std::string::npos) << text.err;
     EXPECT_NE(text.out.find("grad_h_t_q [f32] DIVERGE"), std::string::npos) << text.out;
+}
+
+// The window reads the dumps again through BufferView (the element table, the diff index, the
+// divergence map). A read failing there names the file and the byte, in the words of
+// compareFiles, whichever way the view reads: a range, one element's page, a scan of the pair.
+TEST_F(IoFault, ABufferViewReadErrorMidFileNamesFileAndOffsetAsTheComparisonDoes) {
+    for (const char* run : {"a", "b"}) {
+        SCOPED_TRACE(run);
+        BigPair pair;
+        const std::string message = pair.file(run).string() + ": read error at byte " +
+                                    std::to_string(kFaultAt) + ": Input/output error";
+        BufferView va, vb;
+        ASSERT_TRUE(va.open(pair.file("a"), DType::f32)) << va.error();
+        ASSERT_TRUE(vb.open(pair.file("b"), DType::f32)) << vb.error();
+        const BufferView& failing = std::string_view(run) == "a" ? va : vb;
+        fault::arm(pair.file(run), kFaultAt, fault::Action::eio);
+
+        std::vector<unsigned char> out(kBigElements * 4);
+        std::string error;
+        EXPECT_EQ(failing.readRaw(0, kBigElements, out.data(), &error), 0u);
+        ASSERT_TRUE(fault::fired());
+        EXPECT_EQ(error, message);
+
+        error.clear();
+        EXPECT_FALSE(failing.bits(kFaultAt / 4, &error).has_value()); // the element at the byte
+        EXPECT_EQ(error, message);
+        error.clear();
+        EXPECT_TRUE(failing.bits(0, &error).has_value()); // a page before it still reads
+        EXPECT_EQ(error, "");
+
+        const auto keepGoing = [](const unsigned char*, const unsigned char*, std::size_t,
+                                  std::uint64_t) { return true; };
+        EXPECT_EQ(forEachChunkPair(va, vb, kBigElements, 1 << 16, keepGoing), message);
+        EXPECT_FALSE(DiffIndex::build(va, vb, {}, {}, &error).has_value());
+        EXPECT_EQ(error, message);
+        EXPECT_EQ(computeDivergenceMap(pair.file("a"), pair.file("b"), DType::f32, {}).error,
+                  message);
+        EXPECT_EQ(compareFiles(pair.file("a"), pair.file("b"), DType::f32).error, message);
+    }
+}
+
+// A file truncated under the view: the range stops at the new end, and the message says where,
+// as compareFiles says it of the same truncation.
+TEST_F(IoFault, ABufferViewOfAFileThatShrinksSaysWhereItEnded) {
+    BigPair pair;
+    BufferView view;
+    ASSERT_TRUE(view.open(pair.file("b"), DType::f32)) << view.error();
+    fault::arm(pair.file("b"), kFaultAt, fault::Action::shrink);
+    std::vector<unsigned char> out(kBigElements * 4);
+    std::string error;
+    EXPECT_EQ(view.readRaw(0, kBigElements, out.data(), &error), kFaultAt / 4);
+    ASSERT_TRUE(fault::fired());
+    EXPECT_EQ(error, pair.file("b").string() + ": ended at byte " + std::to_string(kFaultAt) +
+                         " while being read (expected 3145728)");
+    EXPECT_EQ(view.changedSinceOpen(), pair.file("b").string() +
+                                           ": changed while being read (size 3145728 -> " +
+                                           std::to_string(kFaultAt) + " bytes)");
 }
 
 // A job still dumping: the file grows, shrinks or is rewritten in place (only its modification
