@@ -12,11 +12,6 @@ namespace dumpscope::detail {
 
 namespace {
 
-std::atomic<bool> g_allowed{true};
-std::atomic<std::uint64_t> g_blocks{0};
-std::atomic<std::uint64_t> g_thresholdBlocks{0};
-std::atomic<std::uint64_t> g_singleBlocks{0};
-
 #if DUMPSCOPE_HAVE_AVX2
 // The ULP distance of 8 elements (|mx-my| with equal signs, mx+my+1 across the sign), stored in
 // out.ulp, and the running figures both kernels keep of it: equal elements, the largest and
@@ -417,7 +412,7 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
               const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
     resetFigures(out);
-    g_blocks.fetch_add(1, std::memory_order_relaxed);
+    countDenseBlock();
 #if DUMPSCOPE_HAVE_AVX2
     // A block whose ULP distances all stay within kExactUlp has each |a - b| exact in float32.
     // Whether one does is known only after its kernel ran, so the float32 kernel is tried when
@@ -427,7 +422,7 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
         denseSingleAvx2(a, b, n, heapFloor, tolerance, out);
         out.single = out.maxUlp <= DenseF32Block::kExactUlp;
         if (out.single)
-            g_singleBlocks.fetch_add(1, std::memory_order_relaxed);
+            countSingleBlock();
         else
             resetFigures(out);
     }
@@ -466,14 +461,23 @@ template void countAtLeast(const float*, std::size_t, const float*, std::size_t,
 template void countAtLeast(const std::uint32_t*, std::size_t, const std::uint32_t*, std::size_t,
                            std::uint64_t*);
 
-bool vectorPathsEnabled() {
-#if DUMPSCOPE_HAVE_AVX2
-    return g_allowed.load(std::memory_order_relaxed) && cpuHasAvx2();
-#else
-    return false;
+#if defined(DUMPSCOPE_TEST_HOOKS)
+namespace {
+std::atomic<bool> g_allowed{true};
+std::atomic<std::uint64_t> g_blocks{0};
+std::atomic<std::uint64_t> g_thresholdBlocks{0};
+std::atomic<std::uint64_t> g_singleBlocks{0};
+} // namespace
 #endif
+
+bool vectorPathsEnabled() {
+#if defined(DUMPSCOPE_TEST_HOOKS)
+    if (!g_allowed.load(std::memory_order_relaxed)) return false;
+#endif
+    return cpuHasAvx2(); // false where the compiler cannot build AVX2
 }
 
+#if defined(DUMPSCOPE_TEST_HOOKS)
 void setVectorPathsAllowed(bool allowed) {
     g_allowed.store(allowed, std::memory_order_relaxed);
 }
@@ -490,8 +494,17 @@ std::uint64_t denseSingleBlocks() {
     return g_singleBlocks.load(std::memory_order_relaxed);
 }
 
+void countDenseBlock() {
+    g_blocks.fetch_add(1, std::memory_order_relaxed);
+}
+
+void countSingleBlock() {
+    g_singleBlocks.fetch_add(1, std::memory_order_relaxed);
+}
+
 void countThresholdBlock() {
     g_thresholdBlocks.fetch_add(1, std::memory_order_relaxed);
 }
+#endif
 
 } // namespace dumpscope::detail
