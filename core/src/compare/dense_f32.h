@@ -37,7 +37,8 @@ inline float floatAtLeast(double x) {
     return -floatAtMost(-x);
 }
 
-// Whether this CPU runs AVX2 (asked once).
+// Whether this CPU runs AVX2 (asked once). It, vectorPathsEnabled() and the test hooks are in
+// vector_paths.cpp, denseF32 in dense_f32.cpp, countAtLeast in count_at_least.cpp.
 bool cpuHasAvx2();
 
 struct DenseF32Block {
