@@ -1,5 +1,5 @@
 // The real dumpscope-cli binary: exit codes, text, --json, --report, --strict, --steps, --schema.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // The real dumpscope-cli against hostile input: numeric options with garbage, huge, negative,
 // NaN and infinite values; file and directory names that carry a forged verdict line and a
 // terminal escape sequence; a stdout that refuses every write; --make-demo where it cannot write.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // dumpscope-cli BASE RUN1 RUN2 …: the real binary with several candidates.
-#include "../core/multi_run_fixture.h"
+#include "multi_run_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // The real dumpscope-cli on a terminal and off it: --color, the progress bar, --help.
 // "On a terminal" is a pseudo-terminal the test opens with forkpty.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 

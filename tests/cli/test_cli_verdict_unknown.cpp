@@ -1,6 +1,6 @@
 // The real dumpscope-cli on pairs with buffers that have no pair result: runs sharing no buffer,
 // a match with one-sided buffers, a culprit dump that is gone, a FIFO, unreadable.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // dumpscope-cli --watch on runs that are written while it runs: one line per completed step,
 // the verdict and the usual exit code at --until-step or on SIGINT / SIGTERM.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 

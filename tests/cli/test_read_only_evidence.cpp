@@ -2,7 +2,7 @@
 // output mode and report format, and nothing inside the run directories changes — no byte, no
 // modification time, no new entry. The snapshot checks hold as root too (where chmod stops
 // nothing); only the check that needs permissions enforced is skipped, visibly, as root.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -5,6 +5,7 @@
 // paths' result. Shared by test_fast_paths.cpp and test_dense_f32.cpp.
 #include "dumpscope/dtype.h"
 #include "dumpscope/stats.h"
+#include "schema/dtype_special.h"
 
 #include <gtest/gtest.h>
 

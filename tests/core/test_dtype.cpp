@@ -1,4 +1,5 @@
 #include "dumpscope/dtype.h"
+#include "schema/dtype_special.h"
 
 #include <gtest/gtest.h>
 

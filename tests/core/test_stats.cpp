@@ -1,4 +1,5 @@
 #include "dumpscope/stats.h"
+#include "schema/dtype_special.h"
 
 #include "test_support.h"
 

@@ -14,6 +14,7 @@
 #include "dumpscope/kind.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/stats.h"
+#include "schema/dtype_special.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
 // A base against several candidates in the window: one matrix per pair with the core's cells,
 // the summary model (under QAbstractItemModelTester) ranked as the core ranks, and a matrix cell
 // opening its pair in the triage view.
-#include "../core/multi_run_fixture.h"
 #include "models/matrix_model.h"
 #include "models/multi_summary_model.h"
+#include "multi_run_fixture.h"
 #include "ui_test_util.h"
 #include "widgets/matrix_colors.h"
 #include "widgets/matrix_view.h"

@@ -1,7 +1,7 @@
 // Watching a live pair and reloading it: the window's matrix grows as step files land, only new
 // or changed files are read (the pair's ResultCache counts every file it opens), the selection
 // stays where the user put it, and pausing stops the growth until the watch resumes.
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include "models/matrix_model.h"
 #include "panels/buffer_panel.h"

@@ -8,7 +8,7 @@
 #include "window/main_window.h"
 #include "window/triage_view.h"
 
-#include "../core/run_fixture.h"
+#include "run_fixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -21,8 +21,6 @@ bool isSignedInt(DType t);
 std::uint64_t loadBits(DType t, const unsigned char* p);
 // The element's value as a double (exact for every type but i64/u64 beyond 2^53).
 double bitsToDouble(DType t, std::uint64_t bits);
-bool bitsIsNan(DType t, std::uint64_t bits);
-bool bitsIsInf(DType t, std::uint64_t bits);
 
 // Distance in units in the last place. Floats: sign-correct, +0 and -0 are 1 apart and a
 // sign flip is the sum of both magnitudes' distances from zero plus that 1. Integers: |a-b|.

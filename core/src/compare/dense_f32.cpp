@@ -1,8 +1,9 @@
+// The dense float32 kernels behind denseF32 (dense_f32.h): the ULP distances, |Δ| in double
+// or float32, the tolerance and the multiset hashes, 8 elements at a time with AVX2.
 #include "compare/dense_f32.h"
 #include "compare/multiset_hash.h"
 
 #include <algorithm>
-#include <atomic>
 
 #if DUMPSCOPE_HAVE_AVX2
 #include <immintrin.h>
@@ -11,11 +12,6 @@
 namespace dumpscope::detail {
 
 namespace {
-
-std::atomic<bool> g_allowed{true};
-std::atomic<std::uint64_t> g_blocks{0};
-std::atomic<std::uint64_t> g_thresholdBlocks{0};
-std::atomic<std::uint64_t> g_singleBlocks{0};
 
 #if DUMPSCOPE_HAVE_AVX2
 // The ULP distance of 8 elements (|mx-my| with equal signs, mx+my+1 across the sign), stored in
@@ -336,64 +332,6 @@ __attribute__((target("avx2"))) void multisetAvx2(const unsigned char* a, const 
     for (int k = 0; k < 4; ++k)
         *sums[k] = lanes[k][0] + lanes[k][1] + lanes[k][2] + lanes[k][3];
 }
-
-// countAtLeast, one pass over the (L1-resident) values per threshold: a compare and a
-// subtract of its all-ones lanes per vector.
-__attribute__((target("avx2"))) void countAtLeastAvx2(const double* values, std::size_t n,
-                                                      const double* thresholds, std::size_t m,
-                                                      std::uint64_t* counts) {
-    for (std::size_t k = 0; k < m; ++k) {
-        const __m256d t = _mm256_set1_pd(thresholds[k]);
-        __m256i c0 = _mm256_setzero_si256(), c1 = c0;
-        for (std::size_t i = 0; i < n; i += 8) {
-            c0 = _mm256_sub_epi64(
-                c0, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_load_pd(values + i), t, _CMP_GE_OQ)));
-            c1 = _mm256_sub_epi64(c1, _mm256_castpd_si256(_mm256_cmp_pd(
-                                          _mm256_load_pd(values + i + 4), t, _CMP_GE_OQ)));
-        }
-        alignas(32) std::uint64_t lanes[4];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_add_epi64(c0, c1));
-        counts[k] = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-    }
-}
-
-// The same for float32 values, eight lanes of 32-bit counts.
-__attribute__((target("avx2"))) void countAtLeastAvx2(const float* values, std::size_t n,
-                                                      const float* thresholds, std::size_t m,
-                                                      std::uint64_t* counts) {
-    for (std::size_t k = 0; k < m; ++k) {
-        const __m256 t = _mm256_set1_ps(thresholds[k]);
-        __m256i c = _mm256_setzero_si256();
-        for (std::size_t i = 0; i < n; i += 8)
-            c = _mm256_sub_epi32(
-                c, _mm256_castps_si256(_mm256_cmp_ps(_mm256_load_ps(values + i), t, _CMP_GE_OQ)));
-        alignas(32) std::uint32_t lanes[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), c);
-        counts[k] = 0;
-        for (std::uint32_t lane : lanes)
-            counts[k] += lane;
-    }
-}
-
-// The same for unsigned 32-bit values (v >= t where max(v, t) == v); eight lanes of 32-bit
-// counts cannot overflow within a block.
-__attribute__((target("avx2"))) void countAtLeastAvx2(const std::uint32_t* values, std::size_t n,
-                                                      const std::uint32_t* thresholds,
-                                                      std::size_t m, std::uint64_t* counts) {
-    for (std::size_t k = 0; k < m; ++k) {
-        const __m256i t = _mm256_set1_epi32(static_cast<int>(thresholds[k]));
-        __m256i c = _mm256_setzero_si256();
-        for (std::size_t i = 0; i < n; i += 8) {
-            const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(values + i));
-            c = _mm256_sub_epi32(c, _mm256_cmpeq_epi32(_mm256_max_epu32(v, t), v));
-        }
-        alignas(32) std::uint32_t lanes[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), c);
-        counts[k] = 0;
-        for (std::uint32_t lane : lanes)
-            counts[k] += lane;
-    }
-}
 #endif
 
 void resetFigures(DenseF32Block& out) {
@@ -404,20 +342,11 @@ void resetFigures(DenseF32Block& out) {
 
 } // namespace
 
-bool cpuHasAvx2() {
-#if DUMPSCOPE_HAVE_AVX2
-    static const bool has = __builtin_cpu_supports("avx2");
-    return has;
-#else
-    return false;
-#endif
-}
-
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
               const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
     resetFigures(out);
-    g_blocks.fetch_add(1, std::memory_order_relaxed);
+    countDenseBlock();
 #if DUMPSCOPE_HAVE_AVX2
     // A block whose ULP distances all stay within kExactUlp has each |a - b| exact in float32.
     // Whether one does is known only after its kernel ran, so the float32 kernel is tried when
@@ -427,7 +356,7 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
         denseSingleAvx2(a, b, n, heapFloor, tolerance, out);
         out.single = out.maxUlp <= DenseF32Block::kExactUlp;
         if (out.single)
-            g_singleBlocks.fetch_add(1, std::memory_order_relaxed);
+            countSingleBlock();
         else
             resetFigures(out);
     }
@@ -437,61 +366,6 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
 #else
     (void)a, (void)b, (void)n, (void)heapFloor, (void)tolerance;
 #endif
-}
-
-#if !DUMPSCOPE_HAVE_AVX2
-// Reached only where vectorPathsEnabled() (AVX2); elsewhere a plain loop keeps it defined.
-template <typename T>
-void countAtLeastPlain(const T* values, std::size_t n, const T* thresholds, std::size_t m,
-                       std::uint64_t* counts) {
-    for (std::size_t k = 0; k < m; ++k) {
-        counts[k] = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            counts[k] += values[i] >= thresholds[k];
-    }
-}
-#endif
-
-template <typename T>
-void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size_t m,
-                  std::uint64_t* counts) {
-#if DUMPSCOPE_HAVE_AVX2
-    countAtLeastAvx2(values, n, thresholds, m, counts);
-#else
-    countAtLeastPlain(values, n, thresholds, m, counts);
-#endif
-}
-template void countAtLeast(const double*, std::size_t, const double*, std::size_t, std::uint64_t*);
-template void countAtLeast(const float*, std::size_t, const float*, std::size_t, std::uint64_t*);
-template void countAtLeast(const std::uint32_t*, std::size_t, const std::uint32_t*, std::size_t,
-                           std::uint64_t*);
-
-bool vectorPathsEnabled() {
-#if DUMPSCOPE_HAVE_AVX2
-    return g_allowed.load(std::memory_order_relaxed) && cpuHasAvx2();
-#else
-    return false;
-#endif
-}
-
-void setVectorPathsAllowed(bool allowed) {
-    g_allowed.store(allowed, std::memory_order_relaxed);
-}
-
-std::uint64_t denseF32Blocks() {
-    return g_blocks.load(std::memory_order_relaxed);
-}
-
-std::uint64_t denseThresholdBlocks() {
-    return g_thresholdBlocks.load(std::memory_order_relaxed);
-}
-
-std::uint64_t denseSingleBlocks() {
-    return g_singleBlocks.load(std::memory_order_relaxed);
-}
-
-void countThresholdBlock() {
-    g_thresholdBlocks.fetch_add(1, std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

@@ -37,7 +37,8 @@ inline float floatAtLeast(double x) {
     return -floatAtMost(-x);
 }
 
-// Whether this CPU runs AVX2 (asked once).
+// Whether this CPU runs AVX2 (asked once). It, vectorPathsEnabled() and the test hooks are in
+// vector_paths.cpp, denseF32 in dense_f32.cpp, countAtLeast in count_at_least.cpp.
 bool cpuHasAvx2();
 
 struct DenseF32Block {
@@ -95,8 +96,14 @@ void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size
                   std::uint64_t* counts);
 
 // Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
-// CPU has AVX2, and no test has switched the vector paths off.
+// CPU has AVX2, and (with the test hooks) no test has switched the vector paths off.
 bool vectorPathsEnabled();
+
+// The test hooks, compiled in only where DUMPSCOPE_TEST_HOOKS is defined: CMake defines it for
+// the core exactly when the tests are built. Elsewhere (bench/run.sh's Release build, a package)
+// the switch does not exist, vectorPathsEnabled() asks the CPU alone, and the counts below are
+// empty inline functions, so the dense path does no atomic increment per block.
+#if defined(DUMPSCOPE_TEST_HOOKS)
 // Tests: run the word-at-a-time paths everywhere (false) or the vector paths where the CPU has
 // them (true, the default), to hold both to the same results; and how many blocks (of up to
 // kMax elements) the dense vector path has taken in this process, to know that it ran, and
@@ -105,6 +112,15 @@ void setVectorPathsAllowed(bool allowed);
 std::uint64_t denseF32Blocks();
 std::uint64_t denseThresholdBlocks();
 std::uint64_t denseSingleBlocks(); // dense blocks whose |Δ| was computed in float32
+// What the dense path calls to count: a block it took, one whose |Δ| was float32, one binned
+// by threshold counts.
+void countDenseBlock();
+void countSingleBlock();
 void countThresholdBlock();
+#else
+inline void countDenseBlock() {}
+inline void countSingleBlock() {}
+inline void countThresholdBlock() {}
+#endif
 
 } // namespace dumpscope::detail

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "schema/dtype_special.h"
 #include "schema/element_traits.h"
 
 static_assert(std::endian::native == std::endian::little,

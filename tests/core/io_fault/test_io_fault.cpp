@@ -3,7 +3,7 @@
 // with the same library through LD_PRELOAD.
 #include "io_fault.h"
 
-#include "../run_fixture.h"
+#include "run_fixture.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/buffer_view.h"
