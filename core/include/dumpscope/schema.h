@@ -62,8 +62,6 @@ class SchemaError : public std::runtime_error {
 
 // The reference script's schema (groups G..K, 31 buffers, dataflow), compiled in.
 const Schema& defaultSchema();
-// The default schema's JSON text, as shipped in resources/schema/default_schema.json.
-std::string_view defaultSchemaJson();
 
 // The largest schema file loadSchemaFile() reads. A schema is kilobytes (the default one is
 // about 4 KiB); the limit keeps a file named by mistake from being read into memory whole.

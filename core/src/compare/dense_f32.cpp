@@ -154,6 +154,8 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
 
             const __m256d scale =
                 _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
+            // raiseMaxRelative (schema/element_traits.h) on four lanes: divide only where the
+            // quotient can raise the maximum; a lane whose scale is 0 gives 0.
             const __m256d may = _mm256_cmp_pd(absDelta, _mm256_mul_pd(maxRel, scale), _CMP_GE_OQ);
             if (_mm256_movemask_pd(may)) [[unlikely]] {
                 const __m256d rel = _mm256_and_pd(_mm256_div_pd(absDelta, scale),
@@ -249,6 +251,7 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
 
         // The scale max(|a|, |b|) is the larger magnitude, whose bits order like its value.
         const __m256 scale = _mm256_castsi256_ps(high);
+        // raiseMaxRelative (schema/element_traits.h) on eight float lanes, divided in double.
         const __m256 may = _mm256_andnot_ps(
             isZero, _mm256_cmp_ps(absDelta, _mm256_mul_ps(relBound, scale), _CMP_GE_OQ));
         if (_mm256_movemask_ps(may)) [[unlikely]] {

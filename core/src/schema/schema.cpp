@@ -410,10 +410,6 @@ Schema loadSchemaFile(const std::filesystem::path& path) {
     return parseSchema(text, source);
 }
 
-std::string_view defaultSchemaJson() {
-    return detail::kDefaultSchemaJson;
-}
-
 const Schema& defaultSchema() {
     static const Schema schema = parseSchema(detail::kDefaultSchemaJson, "default_schema.json");
     return schema;
