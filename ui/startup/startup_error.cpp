@@ -1,31 +1,21 @@
 #include "startup/startup_error.h"
 
+#include "dumpscope/display_text.h"
+
 #include <QGuiApplication>
 #include <QMessageBox>
 
 #include <cstdio>
-
-namespace {
-
-// The message's control characters as "\xNN", as the CLI shows names: a file name quoted in it
-// can neither end the line nor send the terminal an escape sequence.
-QByteArray terminalSafe(const QString& message) {
-    QByteArray out;
-    for (const char c : message.toUtf8()) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f)
-            out += QByteArrayLiteral("\\x") +
-                   QByteArray::number(u, 16).rightJustified(2, '0').toUpper();
-        else
-            out += c;
-    }
-    return out;
-}
-
-} // namespace
+#include <string>
+#include <string_view>
 
 void reportStartupError(const QString& message, bool showDialog) {
-    std::fprintf(stderr, "dumpscope: %s\n", terminalSafe(message).constData());
+    // Escaped as the CLI and the reports show names: a file name quoted in the message can
+    // neither end the line nor send the terminal an escape sequence.
+    const QByteArray utf8 = message.toUtf8();
+    const std::string shown = dumpscope::report::displayText(
+        std::string_view(utf8.constData(), std::size_t(utf8.size())));
+    std::fprintf(stderr, "dumpscope: %s\n", shown.c_str());
     if (!showDialog) return;
     QMessageBox box(QMessageBox::Critical, QObject::tr("dumpscope cannot start"), message,
                     QMessageBox::Close);
