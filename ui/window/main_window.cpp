@@ -7,8 +7,6 @@
 #include "window/start_page.h"
 #include "window/triage_view.h"
 #include "workers/analysis_worker.h"
-#include "workers/deferred_progress.h"
-#include "workers/recent_pairs_writer.h"
 #include "workers/run_watcher.h"
 
 #include "dumpscope/demo.h"
@@ -40,7 +38,6 @@ static void initResources() {
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent), m_options(std::move(options)),
       m_settings(std::make_unique<Settings>(m_options.settingsFile)),
-      m_recentWriter(new RecentPairsWriter(m_options.settingsFile, this)),
       m_worker(new AnalysisWorker(this)), m_stack(new QStackedWidget(this)),
       m_startPage(new StartPage), m_triage(new TriageView), m_progress(new QProgressBar),
       m_cancelButton(new QPushButton(tr("Cancel"))), m_statusLabel(new QLabel) {
@@ -96,11 +93,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 // The worker goes first: its threads may still be reading the demo pair's temporary files.
-// Then the recent-pairs writer, which finishes its writes: a pair opened just before is
-// remembered.
 MainWindow::~MainWindow() {
     delete m_worker;
-    delete m_recentWriter;
 }
 
 void MainWindow::connectWorker() {
@@ -153,8 +147,8 @@ void MainWindow::connectWorker() {
 }
 
 void MainWindow::setProgress(const SnapshotPtr& snapshot) {
-    setProgressDeferred(*m_progress, static_cast<int>(snapshot->nDone),
-                        static_cast<int>(snapshot->total));
+    m_progress->setMaximum(static_cast<int>(snapshot->total));
+    m_progress->setValue(static_cast<int>(snapshot->nDone));
 }
 
 // The watched runs dumped new or changed step files: the same analysis again, on the same view
@@ -188,8 +182,10 @@ void MainWindow::openPair(const RunPair& pair) {
     // The demo's temporary pair is not worth remembering: its directory goes with the window.
     const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
     if (!isDemo) {
-        // Listed at once; written on the writer's thread from the next turn.
-        m_recentWriter->add(absolute);
+        // Written at once, so a window that is killed right after still remembers the pair;
+        // the write costs far less than the analysis' first paint that follows.
+        m_settings->addRecentPair(absolute);
+        m_settings->sync();
         updateRecentMenu();
     }
     setWindowTitle(

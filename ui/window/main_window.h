@@ -21,7 +21,6 @@ class QPushButton;
 class QStackedWidget;
 class QTemporaryDir;
 class QToolButton;
-class RecentPairsWriter;
 class RunWatcher;
 class Settings;
 class StartPage;
@@ -105,7 +104,6 @@ class MainWindow : public QMainWindow {
 
     Options m_options;
     std::unique_ptr<Settings> m_settings;
-    RecentPairsWriter* m_recentWriter;
     AnalysisWorker* m_worker;
     QStackedWidget* m_stack;
     StartPage* m_startPage;

@@ -11,7 +11,6 @@
 #include "window/start_page.h"
 #include "window/triage_view.h"
 #include "workers/analysis_worker.h"
-#include "workers/recent_pairs_writer.h"
 #include "workers/run_watcher.h"
 
 #include "dumpscope/report.h"
@@ -112,7 +111,7 @@ void MainWindow::updateActions() {
 }
 
 QList<RunPair> MainWindow::recentPairs() const {
-    return m_recentWriter->withPending(m_settings->recentPairs());
+    return m_settings->recentPairs();
 }
 
 void MainWindow::updateRecentMenu() {
