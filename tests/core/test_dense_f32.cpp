@@ -7,6 +7,7 @@
 #include "dumpscope/stats.h"
 
 #include "simple_stats.h"
+#include "test_hooks.h"
 
 #include <gtest/gtest.h>
 

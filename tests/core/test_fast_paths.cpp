@@ -9,6 +9,7 @@
 
 #include "compare/dense_f32.h"
 #include "simple_stats.h"
+#include "test_hooks.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

@@ -1,32 +1,26 @@
 #!/usr/bin/env bash
-# The core's test hooks (DUMPSCOPE_TEST_HOOKS, core/src/compare/dense_f32.h) are compiled in
-# exactly when the tests are built: a configure with the tests defines DUMPSCOPE_TEST_HOOKS for
-# the core, and the same tree reconfigured as bench/run.sh configures its Release build
-# (-DDUMPSCOPE_TESTS=OFF) no longer does, so no stale cache entry keeps them there.
-#   check_test_hooks.sh SOURCE_DIR
+# The core's test hooks (the weak declarations in core/src/compare/dense_f32.h) are defined in the
+# core's tests alone: the binaries a user installs reference them weakly or not at all, so the
+# hooks are null there, and the core's tests define every one of them.
+#   check_test_hooks.sh CORE_TESTS BINARY...
 set -euo pipefail
-src=${1:?usage: check_test_hooks.sh SOURCE_DIR}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tests=${1:?usage: check_test_hooks.sh CORE_TESTS BINARY...}
+shift
 fail() { echo "FAILED: $*" >&2; exit 1; }
+command -v nm >/dev/null || fail "nm not found (binutils, which g++ brings)"
+hooks=(vectorPathsAllowed countDenseBlock countSingleBlock countThresholdBlock)
 
-configure() { # ARGS...: (re)configure $work/tree without the window, output in $work/log
-    cmake -S "$src" -B "$work/tree" -G Ninja -DDUMPSCOPE_GUI=OFF "$@" >"$work/log" 2>&1 ||
-        { cat "$work/log" >&2; fail "the configure with $* failed"; }
-}
-# Whether an object of dumpscope_core is compiled with DUMPSCOPE_TEST_HOOKS: the DEFINES line
-# that follows each of its build statements in build.ninja.
-core_has_hooks() {
-    grep -A3 '^build core/CMakeFiles/dumpscope_core.dir/src/compare/dense_f32.cpp.o:' \
-        "$work/tree/build.ninja" | grep -q -- '-DDUMPSCOPE_TEST_HOOKS=1'
-}
+# One line per hook symbol: "TYPE NAME", demangled.
+symbols() { nm -C "$1" | awk '/dumpscope::detail::hooks::/ {print $(NF-1), $NF}'; }
 
-configure -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUMPSCOPE_TESTS=ON -DDUMPSCOPE_BENCH=OFF
-grep -q '^build core/CMakeFiles/dumpscope_core.dir/src/compare/dense_f32.cpp.o:' \
-    "$work/tree/build.ninja" || fail "no build statement for dense_f32.cpp in build.ninja"
-core_has_hooks || fail "with the tests the core is compiled without DUMPSCOPE_TEST_HOOKS"
-echo "ok: with the tests the core has its test hooks"
-
-configure -DCMAKE_BUILD_TYPE=Release -DDUMPSCOPE_TESTS=OFF -DDUMPSCOPE_BENCH=ON
-if core_has_hooks; then fail "without the tests the core is still compiled with DUMPSCOPE_TEST_HOOKS"; fi
-echo "ok: reconfigured without the tests (bench/run.sh's Release build), the core has none"
+for binary in "$@"; do
+    [ -x "$binary" ] || fail "$binary is not an executable"
+    defined=$(symbols "$binary" | awk '$1 !~ /^[wU]$/')
+    [ -z "$defined" ] || fail "$binary defines test hooks: $defined"
+    echo "ok: $(basename "$binary") has no test hook"
+done
+for hook in "${hooks[@]}"; do
+    symbols "$tests" | grep -Eq "^[TtWw] dumpscope::detail::hooks::$hook\(" ||
+        fail "$tests does not define hooks::$hook"
+done
+echo "ok: $(basename "$tests") defines every test hook"

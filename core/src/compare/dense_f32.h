@@ -96,31 +96,29 @@ void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size
                   std::uint64_t* counts);
 
 // Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
-// CPU has AVX2, and (with the test hooks) no test has switched the vector paths off.
+// CPU has AVX2, and (in the core's tests) no test has switched the vector paths off.
 bool vectorPathsEnabled();
 
-// The test hooks, compiled in only where DUMPSCOPE_TEST_HOOKS is defined: CMake defines it for
-// the core exactly when the tests are built. Elsewhere (bench/run.sh's Release build, a package)
-// the switch does not exist, vectorPathsEnabled() asks the CPU alone, and the counts below are
-// empty inline functions, so the dense path does no atomic increment per block.
-#if defined(DUMPSCOPE_TEST_HOOKS)
-// Tests: run the word-at-a-time paths everywhere (false) or the vector paths where the CPU has
-// them (true, the default), to hold both to the same results; and how many blocks (of up to
-// kMax elements) the dense vector path has taken in this process, to know that it ran, and
-// how many of those were binned by threshold counts rather than the scalar walk.
-void setVectorPathsAllowed(bool allowed);
-std::uint64_t denseF32Blocks();
-std::uint64_t denseThresholdBlocks();
-std::uint64_t denseSingleBlocks(); // dense blocks whose |Δ| was computed in float32
-// What the dense path calls to count: a block it took, one whose |Δ| was float32, one binned
-// by threshold counts.
-void countDenseBlock();
-void countSingleBlock();
-void countThresholdBlock();
-#else
-inline void countDenseBlock() {}
-inline void countSingleBlock() {}
-inline void countThresholdBlock() {}
-#endif
+// The test hooks: a switch for the vector paths, and counts of the dense path's blocks (a block
+// it took, one whose |Δ| was float32, one binned by threshold counts). They are defined only in
+// tests/support/test_hooks.cpp, which the core's tests link and no other binary does. Everywhere
+// else these weak declarations resolve to null: the core's library is the same with or without
+// the tests, and the dense path only tests a null pointer per block.
+namespace hooks {
+[[gnu::weak]] bool vectorPathsAllowed();
+[[gnu::weak]] void countDenseBlock();
+[[gnu::weak]] void countSingleBlock();
+[[gnu::weak]] void countThresholdBlock();
+} // namespace hooks
+
+inline void countDenseBlock() {
+    if (hooks::countDenseBlock) hooks::countDenseBlock();
+}
+inline void countSingleBlock() {
+    if (hooks::countSingleBlock) hooks::countSingleBlock();
+}
+inline void countThresholdBlock() {
+    if (hooks::countThresholdBlock) hooks::countThresholdBlock();
+}
 
 } // namespace dumpscope::detail

@@ -1,0 +1,46 @@
+// The definitions behind the core's weak test hooks (core/src/compare/dense_f32.h). Linked into
+// the core's tests only, so no installed binary carries them.
+#include "test_hooks.h"
+
+#include "compare/dense_f32.h"
+
+#include <atomic>
+
+namespace dumpscope::detail {
+
+namespace {
+std::atomic<bool> g_allowed{true};
+std::atomic<std::uint64_t> g_blocks{0};
+std::atomic<std::uint64_t> g_thresholdBlocks{0};
+std::atomic<std::uint64_t> g_singleBlocks{0};
+} // namespace
+
+namespace hooks {
+bool vectorPathsAllowed() {
+    return g_allowed.load(std::memory_order_relaxed);
+}
+void countDenseBlock() {
+    g_blocks.fetch_add(1, std::memory_order_relaxed);
+}
+void countSingleBlock() {
+    g_singleBlocks.fetch_add(1, std::memory_order_relaxed);
+}
+void countThresholdBlock() {
+    g_thresholdBlocks.fetch_add(1, std::memory_order_relaxed);
+}
+} // namespace hooks
+
+void setVectorPathsAllowed(bool allowed) {
+    g_allowed.store(allowed, std::memory_order_relaxed);
+}
+std::uint64_t denseF32Blocks() {
+    return g_blocks.load(std::memory_order_relaxed);
+}
+std::uint64_t denseThresholdBlocks() {
+    return g_thresholdBlocks.load(std::memory_order_relaxed);
+}
+std::uint64_t denseSingleBlocks() {
+    return g_singleBlocks.load(std::memory_order_relaxed);
+}
+
+} // namespace dumpscope::detail
