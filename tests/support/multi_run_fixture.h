@@ -28,7 +28,7 @@ struct Candidates {
     }
 };
 
-// The three candidates: identical, diverging at step 2 in H, diverging at step 1 in G.
+// Three candidates: identical, diverging at step 2 in H, diverging at step 1 in G.
 inline Candidates threeCandidates() {
     Candidates c;
     c.add({});
