@@ -155,3 +155,28 @@ TEST(Shape, AnalysisResolvesTheDefaultSchemasShapesAndOverrides) {
     EXPECT_EQ(over.buffers[1].shape, (std::vector<std::uint64_t>{2, 6}));
     EXPECT_EQ(over.buffers[1].stats.rowDiffs, (std::vector<std::uint32_t>{0, 1}));
 }
+
+TEST(Shape, IndicesTypedAsTheTableWritesThemReadBack) {
+    const std::vector<std::uint64_t> dims{64, 16};
+    for (const char* typed : {"(31, 8)", "31, 8", "31 8", "  (31,8) ", "(31 8)", "504"})
+        EXPECT_EQ(parseIndex(typed, dims), 31u * 16 + 8) << typed;
+    EXPECT_EQ(parseIndex("(1, 2, 1)", {2, 3, 2}), 11u);
+    EXPECT_EQ(parseIndex("11", {}), 11u);
+    for (std::uint64_t i : {0u, 17u, 1023u})
+        EXPECT_EQ(parseIndex(formatIndex(i, dims), dims), i);
+    std::string error;
+    EXPECT_FALSE(parseIndex("(64, 0)", dims, &error));
+    EXPECT_EQ(error, "coordinate 1 is 64, past its dimension of 64");
+    EXPECT_FALSE(parseIndex("1, 2, 3", dims, &error));
+    EXPECT_EQ(error, "3 coordinates for a buffer of 2 dimensions");
+    EXPECT_FALSE(parseIndex("(3, 4)", {}, &error));
+    EXPECT_EQ(error, "the buffer is flat: give one index, not 2");
+    EXPECT_FALSE(parseIndex("(31, 8", dims, &error));
+    EXPECT_EQ(error, "a '(' without its ')'");
+    EXPECT_FALSE(parseIndex("", dims, &error));
+    EXPECT_EQ(error, "no index");
+    EXPECT_FALSE(parseIndex("31x8", dims, &error));
+    EXPECT_EQ(error, "'x' where a number should be");
+    EXPECT_FALSE(parseIndex("99999999999999999999", dims, &error));
+    EXPECT_EQ(error, "a number too large");
+}

@@ -2,6 +2,7 @@
 
 #include "models/element_table_model.h"
 #include "panels/histogram_panel.h"
+#include "widgets/differing_suffix_delegate.h"
 #include "workers/background_job.h"
 
 #include <QCheckBox>
@@ -27,10 +28,16 @@ ElementPanel::ElementPanel(QWidget* parent)
       m_export(new QToolButton), m_filterBar(new QWidget), m_filterLabel(new QLabel),
       m_status(new QLabel) {
     m_onlyDiffering->setText(tr("Only differing elements"));
+    m_goTo->setObjectName(QStringLiteral("goToIndex"));
     m_goTo->setPlaceholderText(tr("Go to index"));
-    m_goTo->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,19}")), m_goTo));
-    m_goTo->setMaximumWidth(140);
+    m_goTo->setToolTip(tr("An element index as the table shows it: (31, 8), 31, 8 or 31 8 for a "
+                          "shaped buffer, or a flat index"));
+    m_goTo->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("[0-9,() \\t]{0,80}")), m_goTo));
+    // Wide enough for a two-dimensional index of a large buffer, whatever the window's width.
+    m_goTo->setMinimumWidth(
+        m_goTo->fontMetrics().horizontalAdvance(QStringLiteral("(000000, 00000)")) + 16);
+    m_goTo->setMaximumWidth(m_goTo->minimumWidth() * 3 / 2);
     m_previous->setText(tr("◀ Previous"));
     m_previous->setToolTip(tr("Previous difference (Shift+N)"));
     m_next->setText(tr("Next ▶"));
@@ -66,7 +73,14 @@ ElementPanel::ElementPanel(QWidget* parent)
     m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_view->setWordWrap(false);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Values are never elided: columns fit what the rows show (fitColumns), A beside B and A's
+    // bits beside B's, with the digits that differ marked; spare width stays at the right.
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->setTextElideMode(Qt::ElideNone);
+    auto* suffixes = new DifferingSuffixDelegate(m_view);
+    suffixes->pairColumns(ElementTableModel::AColumn, ElementTableModel::BColumn);
+    suffixes->pairColumns(ElementTableModel::ABitsColumn, ElementTableModel::BBitsColumn);
+    m_view->setItemDelegate(suffixes);
     m_view->viewport()->installEventFilter(this);
     m_view->installEventFilter(this);
 
@@ -97,11 +111,10 @@ ElementPanel::ElementPanel(QWidget* parent)
     connect(m_export, &QToolButton::clicked, this, &ElementPanel::chooseExportFile);
     connect(clearFilter, &QToolButton::clicked, this, &ElementPanel::clearRangeFilter);
     connect(m_onlyDiffering, &QCheckBox::toggled, this, [this] { applyMode(); });
-    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
-        bool ok = false;
-        const quint64 index = m_goTo->text().toULongLong(&ok);
-        if (ok) goToIndex(index);
-    });
+    connect(m_goTo, &QLineEdit::returnPressed, this, [this] { goToText(m_goTo->text()); });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] { fitColumns(false); });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { fitColumns(false); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { fitColumns(false); });
     connect(m_scroll, &QScrollBar::valueChanged, this,
             [this](int value) { setFirstRow(quint64(value) * m_scrollStep); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -209,6 +222,20 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     if (!errors.isEmpty()) m_status->setText(errors.join(QLatin1Char('\n')));
     applyMode();
     updateWindowSize();
+    fitColumns(true);
+}
+
+// Each column as wide as the widest cell shown so far of this buffer, and never narrower while
+// the buffer stays: a window that moves onto a longer value widens its column, and the table
+// does not jump back when it moves on. The hints come from the rows on screen only, never from
+// formatting every element. `restart`: a new buffer, sized afresh.
+void ElementPanel::fitColumns(bool restart) {
+    QHeaderView* header = m_view->horizontalHeader();
+    const QAbstractItemView* view = m_view; // QTableView makes its override protected
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const int wanted = std::max(header->sectionSizeHint(c), view->sizeHintForColumn(c));
+        if (restart || wanted > header->sectionSize(c)) header->resizeSection(c, wanted);
+    }
 }
 
 ElementPanel::JobPtr ElementPanel::buildIndex(const DiffFilter& filter,

@@ -64,6 +64,9 @@ class ElementPanel : public QWidget {
     void filterToUlpBin(int bin);
     void clearRangeFilter();
     void goToIndex(quint64 index);
+    // Goes to an index typed as the table shows it ("(31, 8)", "31, 8", "31 8" or a flat
+    // index); false, with the reason in the status line, when it names no element.
+    bool goToText(const QString& text);
     void nextDifference();
     void previousDifference();
     void copySelection();
@@ -90,6 +93,7 @@ class ElementPanel : public QWidget {
     const dumpscope::DiffIndex* navigationIndex() const;
     void setFirstRow(quint64 first);
     void updateWindowSize();
+    void fitColumns(bool restart);
     void syncScrollBar();
     void placeCurrent();
     void goToLogicalRow(quint64 row);

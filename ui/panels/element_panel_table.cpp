@@ -5,6 +5,7 @@
 #include "models/element_table_model.h"
 
 #include "dumpscope/report.h"
+#include "dumpscope/shape.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMessageBox>
 #include <QScrollBar>
 #include <QTableView>
@@ -168,14 +170,41 @@ void ElementPanel::goToIndex(quint64 index) {
     const quint64 n = m_model->elementCount();
     if (n == 0) return;
     index = std::min(index, n - 1);
-    // With only some elements listed, go to the listed one nearest after (else before) it.
+    // With only some elements listed, go to the listed one nearest after (else before) it, and
+    // say so: landing on another element without a word would read as the one asked for.
     if (const auto& rows = m_model->rowIndex(); rows && !rows->contains(index)) {
         auto target = rows->nextAfter(index);
         if (!target) target = rows->previousBefore(index);
         if (!target) return;
+        const QString asked = m_model->cellText(index, ElementTableModel::IndexColumn);
+        const QString shown = m_model->cellText(*target, ElementTableModel::IndexColumn);
+        m_status->setText(
+            m_rangeFilter
+                ? tr("Element %1 is not in the histogram bar's filter: showing %2, the nearest "
+                     "that is")
+                      .arg(asked, shown)
+                : tr("Element %1 is equal in both runs, and only differing elements are listed: "
+                     "showing %2, the nearest difference")
+                      .arg(asked, shown));
         index = *target;
     }
     goToElement(index);
+}
+
+bool ElementPanel::goToText(const QString& text) {
+    std::string error;
+    const auto index = parseIndex(text.toStdString(), m_model->shape(), &error);
+    const quint64 n = m_model->elementCount();
+    if (index && *index >= n)
+        error = tr("past the last element, %1")
+                    .arg(n ? m_model->cellText(n - 1, ElementTableModel::IndexColumn) : "—")
+                    .toStdString();
+    if (!index || *index >= n) {
+        m_status->setText(tr("Go to %1: %2").arg(text.trimmed(), QString::fromStdString(error)));
+        return false;
+    }
+    goToIndex(*index);
+    return true;
 }
 
 void ElementPanel::nextDifference() {

@@ -30,6 +30,12 @@ std::vector<std::string> parseShapeText(const std::string& text);
 
 // "(17, 3)" for a shaped buffer, "17" for a flat one.
 std::string formatIndex(std::uint64_t index, const std::vector<std::uint64_t>& dims);
+// formatIndex read back, as a user types it: "(31, 8)", "31, 8" or "31 8" for a buffer shaped
+// `dims` (one coordinate per dimension, each inside it), or a flat index "503" for any buffer.
+// nullopt, with `error` saying why, for anything else.
+std::optional<std::uint64_t> parseIndex(const std::string& text,
+                                        const std::vector<std::uint64_t>& dims,
+                                        std::string* error = nullptr);
 
 // Rows are the outermost dimension, columns everything inside it.
 inline std::uint64_t shapeRows(const std::vector<std::uint64_t>& d) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 
 namespace dumpscope {
@@ -118,6 +119,56 @@ std::string formatIndex(std::uint64_t index, const std::vector<std::uint64_t>& d
     for (std::size_t i = 0; i < coords.size(); ++i)
         s += (i ? ", " : "") + std::to_string(coords[i]);
     return s + ")";
+}
+
+std::optional<std::uint64_t>
+parseIndex(const std::string& text, const std::vector<std::uint64_t>& dims, std::string* error) {
+    const auto fail = [error](std::string why) -> std::optional<std::uint64_t> {
+        if (error) *error = std::move(why);
+        return std::nullopt;
+    };
+    std::string_view rest = text;
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t'; };
+    while (!rest.empty() && isSpace(rest.front()))
+        rest.remove_prefix(1);
+    while (!rest.empty() && isSpace(rest.back()))
+        rest.remove_suffix(1);
+    const bool parenthesised = !rest.empty() && rest.front() == '(';
+    if (parenthesised) {
+        if (rest.back() != ')') return fail("a '(' without its ')'");
+        rest = rest.substr(1, rest.size() - 2);
+    }
+    std::vector<std::uint64_t> coords;
+    while (true) {
+        while (!rest.empty() && isSpace(rest.front()))
+            rest.remove_prefix(1);
+        if (rest.empty()) break;
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+        if (ec == std::errc::result_out_of_range) return fail("a number too large");
+        if (ec != std::errc() || end == rest.data())
+            return fail("'" + std::string(rest.substr(0, 1)) + "' where a number should be");
+        rest.remove_prefix(std::size_t(end - rest.data()));
+        coords.push_back(value);
+        while (!rest.empty() && isSpace(rest.front()))
+            rest.remove_prefix(1);
+        if (!rest.empty() && rest.front() == ',') rest.remove_prefix(1);
+    }
+    if (coords.empty()) return fail("no index");
+    if (coords.size() == 1 && !parenthesised) return coords.front();
+    if (dims.size() < 2)
+        return fail("the buffer is flat: give one index, not " + std::to_string(coords.size()));
+    if (coords.size() != dims.size())
+        return fail(std::to_string(coords.size()) + " coordinates for a buffer of " +
+                    std::to_string(dims.size()) + " dimensions");
+    std::uint64_t flat = 0;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (coords[i] >= dims[i])
+            return fail("coordinate " + std::to_string(i + 1) + " is " + std::to_string(coords[i]) +
+                        ", past its dimension of " + std::to_string(dims[i]));
+        flat = flat * dims[i] + coords[i];
+    }
+    return flat;
 }
 
 std::string placementSummary(const BufferStats& s, const std::vector<std::uint64_t>& dims) {
