@@ -213,7 +213,39 @@ TEST(DivergenceMapInTriage, ClickMovesTheElementTableToTheBlocksFirstDifference)
     EXPECT_TRUE(mapPanel->hoverText().isEmpty());
     QTest::mouseClick(mapPanel, Qt::LeftButton, Qt::NoModifier, cell.center());
     EXPECT_EQ(triage.elementPanel()->currentElement(), std::optional<quint64>(151 * 40 + 7));
+    EXPECT_EQ(mapPanel->markedElement(), std::optional<quint64>(151 * 40 + 7));
     // An equal block goes to its first element.
     QTest::mouseClick(mapPanel, Qt::LeftButton, Qt::NoModifier, mapPanel->cellRect(10, 3).center());
     EXPECT_EQ(triage.elementPanel()->currentElement(), std::optional<quint64>(30 * 40 + 3));
+
+    // With a histogram bar's filter that leaves the clicked block's element out (the bar of
+    // both differences, |Δ| 2.5 and 3.75, and an equal block clicked), the click clears the
+    // filter, goes there and says so.
+    ElementPanel* elements = triage.elementPanel();
+    elements->filterToDeltaDecade(deltaDecade(2.5));
+    if (elements->rangeFilterText().isEmpty()) {
+        QSignalSpy applied(elements, &ElementPanel::rangeFilterApplied);
+        ASSERT_TRUE(applied.wait(10000));
+    }
+    ASSERT_FALSE(elements->rangeFilterText().isEmpty());
+    QTest::mouseClick(mapPanel, Qt::LeftButton, Qt::NoModifier, mapPanel->cellRect(10, 3).center());
+    EXPECT_EQ(elements->currentElement(), std::optional<quint64>(30 * 40 + 3));
+    EXPECT_TRUE(elements->rangeFilterText().isEmpty()) << "the filter hid the clicked block";
+    EXPECT_TRUE(elements->statusText().contains(QStringLiteral("the filter is cleared")))
+        << elements->statusText().toStdString();
+
+    // The table's "show in the divergence map" outlines that element's block on the map's tab.
+    tabs->setCurrentIndex(0);
+    emit elements->elementShown(152 * 40 + 7);
+    EXPECT_EQ(tabs->currentWidget(), mapPanel);
+    EXPECT_EQ(mapPanel->markedElement(), std::optional<quint64>(152 * 40 + 7));
+    mapPanel->repaint();
+    const QImage shot = mapPanel->grab().toImage();
+    const QRect marked = mapPanel->cellRect(50, 7).adjusted(-3, -3, 3, 3);
+    const QColor highlight = mapPanel->palette().color(QPalette::Highlight);
+    int outlined = 0;
+    for (int y = marked.top(); y <= marked.bottom(); ++y)
+        for (int x = marked.left(); x <= marked.right(); ++x)
+            outlined += shot.pixelColor(x, y) == highlight;
+    EXPECT_GT(outlined, 8) << "no outline around the shown element's block";
 }

@@ -9,26 +9,95 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QFile>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTimer>
 
 using namespace element_panel_test;
 
-TEST_F(ElementPanelTest, CopyGivesTheSelectedCellsAsTabSeparatedRows) {
+TEST_F(ElementPanelTest, CopyGivesWholeRowsUnderTheColumnTitles) {
     GeneratedPair pair(200);
     panel.setBuffer(pair.analysis, pair.buffer);
     panel.onlyDifferingBox()->setChecked(true);
     ElementTableModel* model = panel.model();
+    EXPECT_EQ(panel.view()->selectionBehavior(), QAbstractItemView::SelectRows);
     auto* selection = panel.view()->selectionModel();
+    // A click selects a whole row; cells picked one by one still copy as their rows.
+    QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      panel.view()->visualRect(model->index(0, 1)).center());
+    EXPECT_EQ(selection->selectedIndexes().size(), ElementTableModel::ColumnCount);
     selection->select(QItemSelection(model->index(0, 0), model->index(2, 2)),
                       QItemSelectionModel::ClearAndSelect);
-    const QString expected = QStringLiteral("3\t%1\t%2\n10\t%3\tnan\n11\t0\t-0\n")
-                                 .arg(text(formatValue(DType::f32, test::bitsOfFloat(pair.a[3]))),
-                                      text(formatValue(DType::f32, test::bitsOfFloat(pair.b[3]))),
-                                      text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))));
-    EXPECT_EQ(panel.selectionText(), expected);
+    const QStringList lines = panel.selectionText().split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 4);
+    EXPECT_EQ(lines[0], QStringLiteral("Index\tA\tB\t|Δ|\tRelative Δ\tULP\tA bits\tB bits"));
+    const auto fields = [&](int k) { return lines[k].split('\t'); };
+    for (int k = 1; k <= 3; ++k)
+        EXPECT_EQ(fields(k).size(), ElementTableModel::ColumnCount) << lines[k].toStdString();
+    EXPECT_EQ(fields(1).mid(0, 3),
+              (QStringList{"3", text(formatValue(DType::f32, test::bitsOfFloat(pair.a[3]))),
+                           text(formatValue(DType::f32, test::bitsOfFloat(pair.b[3])))}));
+    EXPECT_EQ(
+        fields(2).mid(0, 3),
+        (QStringList{"10", text(formatValue(DType::f32, test::bitsOfFloat(pair.a[10]))), "nan"}));
+    EXPECT_EQ(fields(3).mid(0, 3), (QStringList{"11", "0", "-0"}));
+    // |Δ| in full, not the six digits the cell shows.
+    EXPECT_EQ(fields(1)[3].toDouble(), double(std::fabs(pair.b[3] - pair.a[3])));
+    EXPECT_EQ(fields(1)[6], text(formatBits(DType::f32, test::bitsOfFloat(pair.a[3]))));
     QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
-    EXPECT_EQ(QApplication::clipboard()->text(), expected);
+    EXPECT_EQ(QApplication::clipboard()->text(), panel.selectionText());
+
+    // As CSV: the export's own header and lines for the same elements.
+    const QString out = QString::fromStdString((pair.dir / "diffs.csv").string());
+    ASSERT_TRUE(panel.exportCsv(out));
+    QFile file(out);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList exported = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    EXPECT_EQ(panel.selectionCsv().split('\n', Qt::SkipEmptyParts), exported.mid(0, 4));
+}
+
+TEST_F(ElementPanelTest, TheContextMenuCopiesAValueAndShowsTheElementInTheMap) {
+    GeneratedPair pair(200);
+    panel.setBuffer(pair.analysis, pair.buffer);
+    QSignalSpy shown(&panel, &ElementPanel::elementShown);
+    const QModelIndex cell = panel.model()->index(3, ElementTableModel::BColumn);
+    QStringList titles;
+    // The menu is modal: the timer acts on it once it is open.
+    const auto pick = [&](const QString& startOfTitle) {
+        QTimer::singleShot(0, [&, startOfTitle] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            ASSERT_NE(menu, nullptr);
+            titles.clear();
+            for (QAction* action : menu->actions())
+                if (!action->isSeparator()) titles << action->text();
+            for (QAction* action : menu->actions())
+                if (action->text().startsWith(startOfTitle)) {
+                    action->trigger();
+                    break;
+                }
+            menu->close();
+        });
+        emit panel.view()->customContextMenuRequested(panel.view()->visualRect(cell).center());
+    };
+    pick(QStringLiteral("Copy Value"));
+    EXPECT_EQ(titles, (QStringList{"Copy Value", "Copy Rows", "Copy Rows as CSV",
+                                   "Show Element 3 in the Divergence Map"}));
+    EXPECT_EQ(QApplication::clipboard()->text(),
+              text(formatValue(DType::f32, test::bitsOfFloat(pair.b[3]))));
+    pick(QStringLiteral("Show Element"));
+    ASSERT_EQ(shown.size(), 1);
+    EXPECT_EQ(shown.front().front().toULongLong(), 3u);
+}
+
+TEST_F(ElementPanelTest, TabLeavesTheTable) {
+    GeneratedPair pair(200);
+    panel.setBuffer(pair.analysis, pair.buffer);
+    panel.view()->setFocus();
+    ASSERT_TRUE(panel.view()->hasFocus());
+    EXPECT_FALSE(panel.view()->tabKeyNavigation());
+    QTest::keyClick(panel.view(), Qt::Key_Tab);
+    EXPECT_FALSE(panel.view()->hasFocus()) << "Tab stayed in the table";
 }
 
 TEST_F(ElementPanelTest, CsvExportWritesTheDifferingElementsAndRefusesRunDirectories) {

@@ -154,6 +154,20 @@ TEST(Shortcuts, NAndShiftNMoveThroughDifferencesFromTheMatrix) {
     EXPECT_EQ(elements->currentElement(), std::optional<quint64>(40));
 }
 
+TEST(Shortcuts, CtrlDigitsReturnTheKeyboardToAPaneAfterTabLeftTheTable) {
+    OpenWindow w;
+    ElementPanel* elements = w.triage().elementPanel();
+    elements->view()->setFocus();
+    QTest::keyClick(elements->view(), Qt::Key_Tab);
+    ASSERT_NE(QApplication::focusWidget(), elements->view());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_1, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), w.triage().matrixView());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_2, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), w.triage().bufferPanel()->view());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_3, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), elements->view());
+}
+
 TEST(Shortcuts, NTypedInTheSearchFieldIsText) {
     OpenWindow w;
     ASSERT_TRUE(w.triage().bufferPanel()->selectBuffer(QStringLiteral("q_logits")));

@@ -35,6 +35,12 @@ void DivergenceMapPanel::clear() {
     setBuffer(nullptr, -1);
 }
 
+void DivergenceMapPanel::setMarkedElement(std::optional<quint64> element) {
+    if (element == m_marked) return;
+    m_marked = element;
+    update();
+}
+
 void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
     const BufferResult* buffer = nullptr;
     if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
@@ -57,6 +63,7 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
         message = tr("No differences in this buffer.");
     if (!message.isEmpty()) {
         m_key.clear();
+        m_marked.reset();
         stopJobs();
         showMessage(message);
         emit mapReady();
@@ -74,6 +81,7 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
         key += QStringLiteral(" %1").arg(d);
     if (key == m_key) return;
     m_key = key;
+    m_marked.reset();
     m_name = QString::fromStdString(buffer->name);
     m_pathA = analysis->runA / buffer->fileName;
     m_pathB = analysis->runB / buffer->fileName;

@@ -30,6 +30,10 @@ class DivergenceMapPanel : public QWidget {
 
     void setBuffer(std::shared_ptr<const dumpscope::Analysis> analysis, int bufferIndex);
     void clear();
+    // Outlines the cell holding `element` (the element the table was asked to show); nullopt:
+    // none. Kept across maps of the same buffer, cleared with a new buffer.
+    void setMarkedElement(std::optional<quint64> element);
+    std::optional<quint64> markedElement() const { return m_marked; }
 
     // For the window and the tests.
     const dumpscope::DivergenceMap* map() const { return m_map.get(); } // null until computed
@@ -70,6 +74,7 @@ class DivergenceMapPanel : public QWidget {
     void paintLegend(QPainter& p, const QRect& area) const;
 
     QLabel* m_status;
+    std::optional<quint64> m_marked;
 
     // The buffer asked for; recomputed only when one of these changes.
     QString m_key, m_name;

@@ -134,8 +134,10 @@ void DivergenceMapPanel::mousePressEvent(QMouseEvent* event) {
     const auto cell =
         event->button() == Qt::LeftButton ? cellAt(event->position().toPoint()) : std::nullopt;
     if (!cell) return QWidget::mousePressEvent(event);
-    if (const auto element = m_map->elementOfCell(cell->first, cell->second))
+    if (const auto element = m_map->elementOfCell(cell->first, cell->second)) {
+        setMarkedElement(*element);
         emit elementClicked(*element);
+    }
 }
 
 void DivergenceMapPanel::paintEvent(QPaintEvent*) {
@@ -147,6 +149,16 @@ void DivergenceMapPanel::paintEvent(QPaintEvent*) {
             p.fillRect(cellRect(r, c), m_image.pixelColor(int(c), int(r)));
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(m.adjusted(0, 0, -1, -1));
+    if (const auto cell = m_marked ? m_map->cellOfElement(*m_marked) : std::nullopt) {
+        // At least 7 px, so that the cell of one element in a fine grid still shows.
+        QRect mark = cellRect(cell->first, cell->second);
+        const QPoint centre = mark.center();
+        mark.setSize(mark.size().expandedTo(QSize(7, 7)));
+        mark.moveCenter(centre);
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(mark);
+    }
     paintAxes(p, m);
     paintLegend(p, QRect(m.right() + 12, m.top(), kLegendWidth - 4, height() - m.top()));
 }
@@ -156,12 +168,17 @@ void DivergenceMapPanel::paintAxes(QPainter& p, const QRect& m) const {
     const QFontMetrics fm = fontMetrics();
     p.setPen(palette().color(QPalette::WindowText));
     const quint32 cols = m_map->gridCols, rows = m_map->gridRows;
+    // Labels that would touch the previous one are left out: long indices on a narrow map.
+    int clearFrom = m.left() - 1;
     for (int k = 0; k < kTicks && cols > 0; ++k) {
         const quint32 c = quint32(quint64(cols - 1) * quint32(k) / (kTicks - 1));
         const QRect cell = cellRect(0, c);
         const QString label = QString::number(m_map->cellRange(0, c).colFirst);
-        const int x = std::clamp(cell.left(), m.left(), m.right() - fm.horizontalAdvance(label));
+        const int width = fm.horizontalAdvance(label);
+        const int x = std::clamp(cell.left(), m.left(), m.right() - width);
+        if (x <= clearFrom) continue;
         p.drawText(x, m.bottom() + 4 + fm.ascent(), label);
+        clearFrom = x + width + fm.horizontalAdvance(QLatin1Char(' '));
     }
     if (m_map->flat) {
         // The density: the share of each bin's elements that differ, as bars under the strip.
@@ -181,12 +198,15 @@ void DivergenceMapPanel::paintAxes(QPainter& p, const QRect& m) const {
                    tr("share of each bin that differs"));
         return;
     }
+    int clearBelow = m.top() - 1;
     for (int k = 0; k < kTicks && rows > 0; ++k) {
         const quint32 r = quint32(quint64(rows - 1) * quint32(k) / (kTicks - 1));
         const QRect cell = cellRect(r, 0);
         const QString label = QString::number(m_map->cellRange(r, 0).rowFirst);
         const int y = std::clamp(cell.top() + fm.ascent(), m.top() + fm.ascent(), m.bottom());
+        if (y - fm.ascent() <= clearBelow) continue;
         p.drawText(m.left() - 6 - fm.horizontalAdvance(label), y, label);
+        clearBelow = y + fm.descent();
     }
 }
 

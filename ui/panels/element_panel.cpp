@@ -43,7 +43,8 @@ ElementPanel::ElementPanel(QWidget* parent)
     m_next->setText(tr("Next ▶"));
     m_next->setToolTip(tr("Next difference (N)"));
     m_copy->setText(tr("Copy"));
-    m_copy->setToolTip(tr("Copy the selected cells as tab-separated text (Ctrl+C)"));
+    m_copy->setToolTip(
+        tr("Copy the selected rows as tab-separated text, with the column titles (Ctrl+C)"));
     m_export->setText(tr("Export CSV…"));
     m_export->setToolTip(tr("Save the differing elements as CSV"));
 
@@ -73,6 +74,10 @@ ElementPanel::ElementPanel(QWidget* parent)
     m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_view->setWordWrap(false);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    // Tab moves on to the next control instead of from cell to cell.
+    m_view->setTabKeyNavigation(false);
     // Values are never elided: columns fit what the rows show (fitColumns), A beside B and A's
     // bits beside B's, with the digits that differ marked; spare width stays at the right.
     m_view->horizontalHeader()->setStretchLastSection(false);
@@ -106,6 +111,7 @@ ElementPanel::ElementPanel(QWidget* parent)
     shortcut(QKeySequence(Qt::SHIFT | Qt::Key_N), &ElementPanel::previousDifference);
     shortcut(QKeySequence::Copy, &ElementPanel::copySelection);
     connect(m_copy, &QToolButton::clicked, this, &ElementPanel::copySelection);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &ElementPanel::showContextMenu);
     connect(m_next, &QToolButton::clicked, this, &ElementPanel::nextDifference);
     connect(m_previous, &QToolButton::clicked, this, &ElementPanel::previousDifference);
     connect(m_export, &QToolButton::clicked, this, &ElementPanel::chooseExportFile);

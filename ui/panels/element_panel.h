@@ -39,8 +39,11 @@ class ElementPanel : public QWidget {
     // Written by the core's writeFileAtomically: refused inside either run directory, however
     // the path reaches it, and whole or not at all. False with `error` set on failure.
     bool exportCsv(const QString& path, QString* error = nullptr);
-    // The selected cells as tab-separated text, rows by line (what Ctrl+C copies).
+    // The selected rows, whole, as the table shows them (values exact) under a line of column
+    // titles, tab-separated: what Ctrl+C copies.
     QString selectionText() const;
+    // The same rows in the CSV export's form (kDiffCsvHeader and its lines).
+    QString selectionCsv() const;
 
     // For the window and the tests.
     ElementTableModel* model() const { return m_model; }
@@ -64,6 +67,9 @@ class ElementPanel : public QWidget {
     void filterToUlpBin(int bin);
     void clearRangeFilter();
     void goToIndex(quint64 index);
+    // Goes to `element` as goToIndex does, but clears a histogram filter that leaves it out
+    // (the divergence map's clicks: the block's first difference must show).
+    void showElement(quint64 element);
     // Goes to an index typed as the table shows it ("(31, 8)", "31, 8", "31 8" or a flat
     // index); false, with the reason in the status line, when it names no element.
     bool goToText(const QString& text);
@@ -75,6 +81,7 @@ class ElementPanel : public QWidget {
     void indexReady();         // the buffer's differences are indexed
     void rangeFilterApplied(); // the table shows the range filter's elements
     void indexFailed(const QString& error);
+    void elementShown(quint64 index); // "show in the divergence map" from the context menu
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -94,6 +101,8 @@ class ElementPanel : public QWidget {
     void setFirstRow(quint64 first);
     void updateWindowSize();
     void fitColumns(bool restart);
+    std::vector<quint64> selectedElements() const;
+    void showContextMenu(const QPoint& at);
     void syncScrollBar();
     void placeCurrent();
     void goToLogicalRow(quint64 row);

@@ -4,6 +4,7 @@
 
 #include "models/element_table_model.h"
 
+#include "dumpscope/diff_index.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
 
@@ -15,13 +16,14 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QScrollBar>
 #include <QTableView>
 
 #include <algorithm>
 #include <climits>
-#include <map>
+#include <set>
 #include <stdexcept>
 
 using namespace dumpscope;
@@ -191,6 +193,22 @@ void ElementPanel::goToIndex(quint64 index) {
     goToElement(index);
 }
 
+void ElementPanel::showElement(quint64 element) {
+    // A histogram bar's filter that leaves the element out would move the cursor elsewhere: the
+    // element asked for wins, and the line under the table says the filter went.
+    if (m_rangeFilter && (!m_rangeIndex || !m_rangeIndex->contains(element))) {
+        const QString filter = m_filterLabel->text();
+        clearRangeFilter();
+        goToIndex(element);
+        m_status->setText(
+            tr("Element %1 is outside the histogram filter (%2): the filter is "
+               "cleared")
+                .arg(m_model->cellText(element, ElementTableModel::IndexColumn), filter));
+        return;
+    }
+    goToIndex(element);
+}
+
 bool ElementPanel::goToText(const QString& text) {
     std::string error;
     const auto index = parseIndex(text.toStdString(), m_model->shape(), &error);
@@ -221,23 +239,74 @@ void ElementPanel::previousDifference() {
     if (target) goToElement(*target);
 }
 
-QString ElementPanel::selectionText() const {
-    std::map<int, std::map<int, QString>> cells; // row -> column -> text, both in order
+// The elements of the selected rows, in order: a selection is of whole rows, and a cell
+// selected alone stands for its row.
+std::vector<quint64> ElementPanel::selectedElements() const {
+    std::set<int> rows;
     for (const QModelIndex& index : m_view->selectionModel()->selectedIndexes())
-        cells[index.row()][index.column()] = index.data().toString();
-    QString text;
-    for (const auto& [row, columns] : cells) {
+        rows.insert(index.row());
+    std::vector<quint64> elements;
+    for (int row : rows)
+        if (const auto element = m_model->elementAt(row)) elements.push_back(*element);
+    return elements;
+}
+
+QString ElementPanel::selectionText() const {
+    const std::vector<quint64> elements = selectedElements();
+    if (elements.empty()) return {};
+    QStringList header;
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        header << m_model->headerData(c, Qt::Horizontal).toString();
+    QString text = header.join(QLatin1Char('\t')) + QLatin1Char('\n');
+    for (quint64 element : elements) {
         QStringList line;
-        for (const auto& [column, value] : columns)
-            line << value;
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            line << m_model->cellText(element, c, true);
         text += line.join(QLatin1Char('\t')) + QLatin1Char('\n');
     }
     return text;
 }
 
+QString ElementPanel::selectionCsv() const {
+    const std::vector<quint64> elements = selectedElements();
+    if (elements.empty() || (!m_a && !m_b)) return {};
+    const DType dtype = m_a ? m_a->dtype() : m_b->dtype();
+    std::string csv(kDiffCsvHeader);
+    for (quint64 element : elements) {
+        const auto bits = [element](const std::shared_ptr<BufferView>& view) {
+            return view && element < view->size() ? view->bits(element) : std::nullopt;
+        };
+        appendDiffCsvLine(csv, dtype, element, bits(m_a), bits(m_b));
+    }
+    return QString::fromStdString(csv);
+}
+
 void ElementPanel::copySelection() {
     const QString text = selectionText();
     if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+void ElementPanel::showContextMenu(const QPoint& at) {
+    const QModelIndex cell = m_view->indexAt(at);
+    if (!cell.isValid()) return;
+    // The row under the pointer joins the selection unless it is part of it already.
+    if (!m_view->selectionModel()->isSelected(cell))
+        m_view->selectionModel()->select(cell, QItemSelectionModel::ClearAndSelect |
+                                                   QItemSelectionModel::Rows);
+    const auto element = m_model->elementAt(cell.row());
+    if (!element) return;
+    QMenu menu(this);
+    menu.addAction(tr("Copy Value"), this, [this, element, column = cell.column()] {
+        QApplication::clipboard()->setText(m_model->cellText(*element, column, true));
+    });
+    menu.addAction(tr("Copy Rows"), this, &ElementPanel::copySelection);
+    menu.addAction(tr("Copy Rows as CSV"), this,
+                   [this] { QApplication::clipboard()->setText(selectionCsv()); });
+    menu.addSeparator();
+    menu.addAction(tr("Show Element %1 in the Divergence Map")
+                       .arg(m_model->cellText(*element, ElementTableModel::IndexColumn)),
+                   this, [this, element] { emit elementShown(*element); });
+    menu.exec(m_view->viewport()->mapToGlobal(at));
 }
 
 bool ElementPanel::exportCsv(const QString& path, QString* error) {

@@ -108,7 +108,13 @@ TriageView::TriageView(QWidget* parent)
     connect(m_histogramPanel, &HistogramPanel::ulpBinClicked, m_elementPanel,
             &ElementPanel::filterToUlpBin);
     connect(m_divergenceMapPanel, &DivergenceMapPanel::elementClicked, m_elementPanel,
-            &ElementPanel::goToIndex);
+            &ElementPanel::showElement);
+    // The element table's "show in the divergence map": that tab, with the element's block
+    // outlined.
+    connect(m_elementPanel, &ElementPanel::elementShown, this, [this, details](quint64 element) {
+        details->setCurrentWidget(m_divergenceMapPanel);
+        m_divergenceMapPanel->setMarkedElement(element);
+    });
     connect(m_verdictPanel, &VerdictPanel::rootCauseActivated, this,
             [this](quint64 step, const QString& group, const QString& buffer) {
                 selectCell(step, group, buffer);

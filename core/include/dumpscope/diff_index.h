@@ -85,8 +85,15 @@ class DiffIndex {
     std::vector<std::uint64_t> m_blockRanks; // indexed elements before each block, then total
 };
 
-// Writes the indexed elements as CSV: a header line
-// "index,a,b,abs_delta,rel_delta,ulp,a_bits,b_bits", then one line per element, in index order.
+// The CSV form of element pairs, shared by the export and the window's "copy as CSV": the header
+// line, and one element's line (a side the element is missing from, the longer file's tail, has
+// empty fields, and so do Δ, relative Δ and ULP then).
+inline constexpr std::string_view kDiffCsvHeader =
+    "index,a,b,abs_delta,rel_delta,ulp,a_bits,b_bits\n";
+void appendDiffCsvLine(std::string& out, DType t, std::uint64_t index,
+                       std::optional<std::uint64_t> bitsA, std::optional<std::uint64_t> bitsB);
+
+// Writes the indexed elements as CSV: kDiffCsvHeader, then one line per element, in index order.
 // Text goes to `sink` in pieces of bounded size; it returns false to stop (a write failed or
 // the user cancelled), and so does this function. `error` names a failed read.
 bool writeDiffCsv(const BufferView& a, const BufferView& b, const DiffIndex& index,

@@ -192,10 +192,35 @@ void appendDouble(std::string& out, double v) {
 }
 } // namespace
 
+void appendDiffCsvLine(std::string& out, DType t, std::uint64_t index,
+                       std::optional<std::uint64_t> bitsA, std::optional<std::uint64_t> bitsB) {
+    out += std::to_string(index);
+    out += ',';
+    if (bitsA) out += formatValue(t, *bitsA);
+    out += ',';
+    if (bitsB) out += formatValue(t, *bitsB);
+    out += ',';
+    if (bitsA && bitsB) {
+        const ElementDelta d = elementDelta(t, *bitsA, *bitsB);
+        appendDouble(out, d.absDelta);
+        out += ',';
+        appendDouble(out, d.relDelta);
+        out += ',';
+        if (d.ulp) out += std::to_string(*d.ulp);
+    } else {
+        out += ",,";
+    }
+    out += ',';
+    if (bitsA) out += formatBits(t, *bitsA);
+    out += ',';
+    if (bitsB) out += formatBits(t, *bitsB);
+    out += '\n';
+}
+
 bool writeDiffCsv(const BufferView& a, const BufferView& b, const DiffIndex& index,
                   const std::function<bool(std::string_view)>& sink, std::string* error) {
     const DType t = a.dtype();
-    std::string out = "index,a,b,abs_delta,rel_delta,ulp,a_bits,b_bits\n";
+    std::string out(kDiffCsvHeader);
     constexpr std::size_t kFlushBytes = 64 * 1024;
     for (std::uint64_t k = 0; k < index.count(); ++k) {
         const std::uint64_t i = *index.select(k);
@@ -207,23 +232,7 @@ bool writeDiffCsv(const BufferView& a, const BufferView& b, const DiffIndex& ind
                 *error = why.empty() ? (!x ? a.path() : b.path()).string() + ": read failed" : why;
             return false;
         }
-        const ElementDelta d = elementDelta(t, *x, *y);
-        out += std::to_string(i);
-        out += ',';
-        out += formatValue(t, *x);
-        out += ',';
-        out += formatValue(t, *y);
-        out += ',';
-        appendDouble(out, d.absDelta);
-        out += ',';
-        appendDouble(out, d.relDelta);
-        out += ',';
-        if (d.ulp) out += std::to_string(*d.ulp);
-        out += ',';
-        out += formatBits(t, *x);
-        out += ',';
-        out += formatBits(t, *y);
-        out += '\n';
+        appendDiffCsvLine(out, t, i, x, y);
         if (out.size() >= kFlushBytes) {
             if (!sink(out)) return false;
             out.clear();
