@@ -3,12 +3,14 @@
 // the element table to the block's first difference, and buffers without a map say why.
 #include "panels/divergence_map_panel.h"
 #include "panels/element_panel.h"
+#include "panels/histogram_panel.h"
 #include "ui_test_util.h"
 #include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 #include "test_support.h"
 
+#include <QBarSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -222,7 +224,11 @@ TEST(DivergenceMapInTriage, ClickMovesTheElementTableToTheBlocksFirstDifference)
     // both differences, |Δ| 2.5 and 3.75, and an equal block clicked), the click clears the
     // filter, goes there and says so.
     ElementPanel* elements = triage.elementPanel();
-    elements->filterToDeltaDecade(deltaDecade(2.5));
+    HistogramPanel* histogram = triage.histogramPanel();
+    ASSERT_EQ(histogram->barCount(), 1);
+    ASSERT_EQ(histogram->barBin(0), deltaDecade(2.5));
+    emit histogram->barSet()->clicked(0);
+    ASSERT_EQ(histogram->selectedBar(), 0);
     if (elements->rangeFilterText().isEmpty()) {
         QSignalSpy applied(elements, &ElementPanel::rangeFilterApplied);
         ASSERT_TRUE(applied.wait(10000));
@@ -231,6 +237,7 @@ TEST(DivergenceMapInTriage, ClickMovesTheElementTableToTheBlocksFirstDifference)
     QTest::mouseClick(mapPanel, Qt::LeftButton, Qt::NoModifier, mapPanel->cellRect(10, 3).center());
     EXPECT_EQ(elements->currentElement(), std::optional<quint64>(30 * 40 + 3));
     EXPECT_TRUE(elements->rangeFilterText().isEmpty()) << "the filter hid the clicked block";
+    EXPECT_EQ(histogram->selectedBar(), -1) << "the bar stayed highlighted without its filter";
     EXPECT_TRUE(elements->statusText().contains(QStringLiteral("the filter is cleared")))
         << elements->statusText().toStdString();
 

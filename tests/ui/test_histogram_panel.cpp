@@ -8,8 +8,10 @@
 #include "test_support.h"
 
 #include <QBarSet>
+#include <QChart>
 #include <QComboBox>
 #include <QSignalSpy>
+#include <QValueAxis>
 
 #include <gtest/gtest.h>
 
@@ -148,4 +150,60 @@ TEST(HistogramPanel, EmptyStates) {
     panel.clear();
     EXPECT_TRUE(panel.isEmptyState());
     EXPECT_EQ(panel.barSet(), nullptr);
+}
+
+TEST(HistogramPanel, CountAxisStepsAreWholeRoundNumbers) {
+    for (quint64 highest :
+         {1ull, 2ull, 3ull, 7ull, 10ull, 11ull, 99ull, 1234ull, 1000000ull, 123456789ull}) {
+        const auto axis = HistogramPanel::countAxis(highest);
+        ASSERT_GE(axis.ticks, 2) << highest;
+        EXPECT_LE(axis.ticks, 6) << highest;
+        EXPECT_GE(axis.top, highest);
+        const quint64 step = axis.top / quint64(axis.ticks - 1);
+        EXPECT_EQ(step * quint64(axis.ticks - 1), axis.top) << highest;
+        quint64 mantissa = step;
+        while (mantissa % 10 == 0)
+            mantissa /= 10;
+        EXPECT_TRUE(mantissa == 1 || mantissa == 2 || mantissa == 5) << highest << ": " << step;
+        EXPECT_LT(axis.top, highest + step) << highest << ": a whole empty interval on top";
+    }
+}
+
+TEST(HistogramPanel, TheClickedBarStaysHighlightedUntilTheFilterGoes) {
+    HistogramPair pair;
+    HistogramPanel panel;
+    panel.setBuffer(pair.analysis, pair.diverging);
+    EXPECT_EQ(panel.selectedBar(), -1);
+    emit panel.barSet()->clicked(3);
+    EXPECT_EQ(panel.selectedBar(), 3);
+    EXPECT_EQ(panel.barSet()->selectedBars(), QList<int>{3});
+    // A new snapshot of the same buffer rebuilds the bars and keeps the highlight.
+    panel.setBuffer(pair.analysis, pair.diverging);
+    EXPECT_EQ(panel.selectedBar(), 3);
+    panel.setMode(HistogramPanel::Mode::ulp);
+    EXPECT_EQ(panel.selectedBar(), -1) << "the other histogram has no bar of that bin";
+    panel.setMode(HistogramPanel::Mode::delta);
+    EXPECT_EQ(panel.selectedBar(), 3);
+    panel.clearSelectedBar();
+    EXPECT_EQ(panel.selectedBar(), -1);
+    emit panel.barSet()->clicked(2);
+    panel.setBuffer(pair.analysis, pair.equal);
+    panel.setBuffer(pair.analysis, pair.diverging);
+    EXPECT_EQ(panel.selectedBar(), -1) << "another buffer came in between";
+}
+
+TEST(HistogramPanel, CountTicksOfASingleDifferenceDoNotRepeat) {
+    TempDir dir;
+    writeDump(dir / "a", 0, "h_v_pred", std::vector<float>{1.0f, 2.0f});
+    writeDump(dir / "b", 0, "h_v_pred", std::vector<float>{1.0f, 2.5f});
+    auto analysis = std::make_shared<const Analysis>(analyze(dir / "a", dir / "b"));
+    HistogramPanel panel;
+    panel.setBuffer(analysis, 0);
+    ASSERT_EQ(panel.barCount(), 1);
+    QValueAxis* y = nullptr;
+    for (QAbstractAxis* axis : panel.chart()->axes(Qt::Vertical))
+        y = qobject_cast<QValueAxis*>(axis);
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->max(), 1.0);
+    EXPECT_EQ(y->tickCount(), 2); // 0 and 1, not "0 0 1 1 1"
 }

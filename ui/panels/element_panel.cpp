@@ -356,9 +356,11 @@ void ElementPanel::applyRangeFilter(const DiffFilter& filter) {
 void ElementPanel::clearRangeFilter() {
     stopJob(m_rangeJob);
     ++m_rangeSequence;
+    const bool hadFilter = m_rangeFilter.has_value();
     m_rangeFilter.reset();
     m_rangeIndex.reset();
     applyMode();
+    if (hadFilter) emit rangeFilterCleared();
 }
 
 QString ElementPanel::rangeFilterText() const {

@@ -80,6 +80,7 @@ class ElementPanel : public QWidget {
   signals:
     void indexReady();         // the buffer's differences are indexed
     void rangeFilterApplied(); // the table shows the range filter's elements
+    void rangeFilterCleared(); // ... and no longer
     void indexFailed(const QString& error);
     void elementShown(quint64 index); // "show in the divergence map" from the context menu
 

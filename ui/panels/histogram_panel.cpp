@@ -72,6 +72,11 @@ void HistogramPanel::changeEvent(QEvent* event) {
 void HistogramPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
     const bool valid =
         analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size();
+    const auto fileOf = [](const std::shared_ptr<const Analysis>& a, int i) {
+        return a ? a->buffers[std::size_t(i)].fileName : std::string();
+    };
+    if (!valid || !m_analysis || fileOf(analysis, bufferIndex) != fileOf(m_analysis, m_bufferIndex))
+        m_selectedBin.reset();
     m_analysis = valid ? std::move(analysis) : nullptr;
     m_bufferIndex = valid ? bufferIndex : -1;
     rebuild();
@@ -202,8 +207,12 @@ void HistogramPanel::rebuild() {
     auto* x = new QBarCategoryAxis;
     x->append(labels);
     x->setTitleText(m_mode == Mode::delta ? tr("|Δ| decade") : tr("ULP distance"));
+    // Many bars: labels upright would be elided to "1…"; standing, each reads whole.
+    if (barCount() > 6) x->setLabelsAngle(-90);
     auto* y = new QValueAxis;
-    y->setRange(0, double(highest) * 1.1);
+    const CountAxis axis = countAxis(highest);
+    y->setRange(0, double(axis.top));
+    y->setTickCount(axis.ticks);
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(tr("elements"));
     m_chart->addAxis(x, Qt::AlignBottom);
@@ -212,7 +221,35 @@ void HistogramPanel::rebuild() {
     series->attachAxis(y);
     connect(m_set, &QBarSet::hovered, this, &HistogramPanel::barHovered);
     connect(m_set, &QBarSet::clicked, this, &HistogramPanel::barClicked);
+    m_set->setSelectedColor(palette().color(QPalette::Highlight));
+    if (m_selectedBin && m_selectedBin->first == m_mode)
+        for (int bar = 0; bar < barCount(); ++bar)
+            if (barBin(bar) == m_selectedBin->second) m_set->selectBar(bar);
     m_stack->setCurrentWidget(m_chartView);
+}
+
+HistogramPanel::CountAxis HistogramPanel::countAxis(quint64 highest) {
+    // The step: 1, 2 or 5 × 10^k, the smallest that keeps to at most five intervals.
+    quint64 step = 1;
+    for (quint64 decade = 1; step * 5 < highest; decade *= 10) {
+        for (quint64 m : {1u, 2u, 5u}) {
+            step = m * decade;
+            if (step * 5 >= highest) break;
+        }
+    }
+    const quint64 intervals = std::max<quint64>(1, (highest + step - 1) / step);
+    return {intervals * step, int(intervals) + 1};
+}
+
+int HistogramPanel::selectedBar() const {
+    if (!m_set) return -1;
+    const QList<int> selected = m_set->selectedBars();
+    return selected.isEmpty() ? -1 : selected.front();
+}
+
+void HistogramPanel::clearSelectedBar() {
+    m_selectedBin.reset();
+    if (m_set) m_set->deselectAllBars();
 }
 
 void HistogramPanel::barHovered(bool status, int index) {
@@ -229,6 +266,9 @@ void HistogramPanel::barHovered(bool status, int index) {
 
 void HistogramPanel::barClicked(int index) {
     if (index < 0 || index >= barCount()) return;
+    m_selectedBin = std::pair{m_mode, barBin(index)};
+    m_set->deselectAllBars();
+    m_set->selectBar(index);
     if (m_mode == Mode::ulp)
         emit ulpBinClicked(barBin(index));
     else

@@ -6,6 +6,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QBarSet;
@@ -46,6 +48,20 @@ class HistogramPanel : public QWidget {
     // "|Δ| in [1e-5, 1e-4)", "ULP distance in [2^3, 2^4)", "NaN on a side", ...
     static QString binDescription(bool ulp, int bin);
 
+    // The count axis for a tallest bar of `highest`: a top at or above it and a tick count whose
+    // steps are whole numbers of 1, 2 or 5 × 10^k elements, so no two tick labels read alike.
+    struct CountAxis {
+        quint64 top = 1;
+        int ticks = 2;
+    };
+    static CountAxis countAxis(quint64 highest);
+
+    // The bar the element table is filtered to, drawn in the palette's highlight; -1 none.
+    int selectedBar() const;
+
+  public slots:
+    void clearSelectedBar(); // the element table's filter went
+
   signals:
     void deltaDecadeClicked(int decade); // a decade, or kDecadeZero / kDecadeInfinite / kDecadeNan
     void ulpBinClicked(int bin);         // a power of two, or kUlpUndefined
@@ -72,4 +88,7 @@ class HistogramPanel : public QWidget {
     std::vector<int> m_bins;       // bin of each bar
     std::vector<quint64> m_counts; // count of each bar
     QString m_hoverText;
+    // The bin of the clicked bar and the mode it was clicked in: kept across rebuilds of the
+    // same buffer (a new snapshot, a theme change), dropped with a new buffer.
+    std::optional<std::pair<Mode, int>> m_selectedBin;
 };

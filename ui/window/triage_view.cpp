@@ -107,6 +107,8 @@ TriageView::TriageView(QWidget* parent)
             &ElementPanel::filterToDeltaDecade);
     connect(m_histogramPanel, &HistogramPanel::ulpBinClicked, m_elementPanel,
             &ElementPanel::filterToUlpBin);
+    connect(m_elementPanel, &ElementPanel::rangeFilterCleared, m_histogramPanel,
+            &HistogramPanel::clearSelectedBar);
     connect(m_divergenceMapPanel, &DivergenceMapPanel::elementClicked, m_elementPanel,
             &ElementPanel::showElement);
     // The element table's "show in the divergence map": that tab, with the element's block
