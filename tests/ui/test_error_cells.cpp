@@ -113,16 +113,18 @@ TEST(ErrorCells, AFileWithoutReadPermissionIsAnErrorCell) {
     EXPECT_EQ(p.status(2, "K"), int(Status::error));
 }
 
-// A run folder without a single dump: nothing is compared, and the window says so (and why)
-// instead of "all equal" or the reference's "input missing or malformed".
+// A run folder without a single dump: nothing is compared, and the verdict panel says so (and
+// why) instead of "all equal" or the reference's "input missing or malformed". (The window
+// itself stays on its start page for such a pair: test_recent_pairs.cpp.)
 TEST(ErrorCells, ARunWithoutDumpsIsNotComparedAndTheVerdictSaysWhy) {
     ErrorPair p;
     std::filesystem::create_directories(p.runs / "empty");
-    p.window.openPair({q(p.runs / "a"), q(p.runs / "empty")});
-    ASSERT_TRUE(uitest::waitForFinished(p.window));
-    const Analysis& analysis = *p.window.triageView()->snapshot()->analysis;
+    const SnapshotPtr snapshot = uitest::finishedSnapshot(analyze(p.runs / "a", p.runs / "empty"));
+    const Analysis& analysis = *snapshot->analysis;
     EXPECT_EQ(analysis.verdict.decisionCase, DecisionCase::not_compared);
-    VerdictPanel* verdict = p.window.triageView()->verdictPanel();
+    VerdictPanel panel;
+    panel.setSnapshot(snapshot);
+    VerdictPanel* verdict = &panel;
     auto* headline = verdict->findChild<QLabel*>(QStringLiteral("verdictHeadline"));
     ASSERT_NE(headline, nullptr);
     EXPECT_EQ(headline->text(),

@@ -93,8 +93,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 // The worker goes first: its threads may still be reading the demo pair's temporary files.
+// A pair still being opened is remembered: the window went before its runs were listed.
 MainWindow::~MainWindow() {
     delete m_worker;
+    rememberOpenedPair();
 }
 
 void MainWindow::connectWorker() {
@@ -102,7 +104,11 @@ void MainWindow::connectWorker() {
         setProgress(snapshot);
         m_triage->setSnapshot(std::move(snapshot));
     };
-    connect(m_worker, &AnalysisWorker::planned, this, show);
+    connect(m_worker, &AnalysisWorker::planned, this, [this, show](quint64 seq, SnapshotPtr s) {
+        if (refuseUnopenedPair(*s->analysis)) return;
+        rememberOpenedPair();
+        show(seq, std::move(s));
+    });
     connect(m_worker, &AnalysisWorker::progressed, this, show);
     connect(m_worker, &AnalysisWorker::finished, this, [this](quint64, SnapshotPtr s) {
         m_progress->hide();
@@ -180,14 +186,9 @@ void MainWindow::openPair(const RunPair& pair) {
                            QFileInfo(pair.runB).absoluteFilePath()};
     m_pair = absolute;
     // The demo's temporary pair is not worth remembering: its directory goes with the window.
-    const bool isDemo = m_demoDir && absolute.runA.startsWith(m_demoDir->path());
-    if (!isDemo) {
-        // Written at once, so a window that is killed right after still remembers the pair;
-        // the write costs far less than the analysis' first paint that follows.
-        m_settings->addRecentPair(absolute);
-        m_settings->sync();
-        updateRecentMenu();
-    }
+    // Any other pair is, once its run folders turn out to be runs (rememberOpenedPair).
+    m_rememberPair = !(m_demoDir && absolute.runA.startsWith(m_demoDir->path()));
+    m_startPage->setRunErrors({}, {});
     setWindowTitle(
         tr("%1 ↔ %2 — dumpscope")
             .arg(QDir::toNativeSeparators(absolute.runA), QDir::toNativeSeparators(absolute.runB)));
@@ -200,6 +201,40 @@ void MainWindow::openPair(const RunPair& pair) {
     m_worker->start(analysisRequest(absolute));
     m_watcher->watch(absolute.runA, absolute.runB);
     updateActions();
+}
+
+// The pair's runs were listed: a folder that is missing, unreadable or holds no dumps sends the
+// window back to the start page, with the reason beside that run's field, instead of a triage
+// view with nothing in it. The pair is not remembered.
+bool MainWindow::refuseUnopenedPair(const dumpscope::Analysis& planned) {
+    if (planned.errorA.empty() && planned.errorB.empty()) return false;
+    m_worker->cancel();
+    m_watcher->stop();
+    const QString errorA = QString::fromStdString(planned.errorA);
+    const QString errorB = QString::fromStdString(planned.errorB);
+    m_triage->clear();
+    showStartPage(); // fills the fields with the pair
+    m_pair.reset();
+    m_rememberPair = false;
+    m_startPage->setRunErrors(errorA, errorB);
+    setWindowTitle(QStringLiteral("dumpscope"));
+    m_progress->hide();
+    m_cancelButton->hide();
+    const QString message = errorA.isEmpty() ? errorB : errorA;
+    m_statusLabel->setText(tr("Cannot compare: %1").arg(message));
+    updateActions();
+    emit analysisFailed(message);
+    return true;
+}
+
+// Written at once, so a window that is killed right after still remembers the pair; the write
+// costs far less than the analysis' first paint that follows.
+void MainWindow::rememberOpenedPair() {
+    if (!m_rememberPair || !m_pair) return;
+    m_rememberPair = false;
+    m_settings->addRecentPair(*m_pair);
+    m_settings->sync();
+    updateRecentMenu();
 }
 
 bool MainWindow::openDemo() {

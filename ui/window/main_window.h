@@ -87,6 +87,8 @@ class MainWindow : public QMainWindow {
 
   private:
     void createActions();
+    bool refuseUnopenedPair(const dumpscope::Analysis& planned);
+    void rememberOpenedPair();
     void connectWorker();
     void exportReportDialog();
     void showStartPage();
@@ -104,6 +106,7 @@ class MainWindow : public QMainWindow {
 
     Options m_options;
     std::unique_ptr<Settings> m_settings;
+    bool m_rememberPair = false; // the pair opened goes to the recent list once it is planned
     AnalysisWorker* m_worker;
     QStackedWidget* m_stack;
     StartPage* m_startPage;

@@ -1,5 +1,7 @@
 #include "window/start_page.h"
 
+#include "widgets/matrix_colors.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -17,6 +19,7 @@ constexpr int kPairRole = Qt::UserRole + 1;
 
 StartPage::StartPage(QWidget* parent)
     : QWidget(parent), m_runA(new QLineEdit(this)), m_runB(new QLineEdit(this)),
+      m_errorA(new QLabel(this)), m_errorB(new QLabel(this)),
       m_compare(new QPushButton(tr("Compare"), this)), m_recent(new QListWidget(this)) {
     auto* title = new QLabel(tr("<h2>dumpscope</h2>"
                                 "<p>Compare the buffer dumps of two runs "
@@ -44,19 +47,36 @@ StartPage::StartPage(QWidget* parent)
             [this] { browse(m_runA, tr("Open Run A folder")); });
     connect(browseB, &QPushButton::clicked, this,
             [this] { browse(m_runB, tr("Open Run B folder")); });
+    for (QLabel* error : {m_errorA, m_errorB}) {
+        error->setWordWrap(true);
+        error->setTextFormat(Qt::PlainText);
+        error->hide();
+    }
+    m_errorA->setObjectName(QStringLiteral("runAError"));
+    m_errorB->setObjectName(QStringLiteral("runBError"));
     grid->addWidget(new QLabel(tr("Run A"), runs), 0, 0);
     grid->addWidget(m_runA, 0, 1);
     grid->addWidget(browseA, 0, 2);
-    grid->addWidget(new QLabel(tr("Run B"), runs), 1, 0);
-    grid->addWidget(m_runB, 1, 1);
-    grid->addWidget(browseB, 1, 2);
-    grid->addWidget(m_compare, 2, 2);
+    grid->addWidget(m_errorA, 1, 1, 1, 2);
+    grid->addWidget(new QLabel(tr("Run B"), runs), 2, 0);
+    grid->addWidget(m_runB, 2, 1);
+    grid->addWidget(browseB, 2, 2);
+    grid->addWidget(m_errorB, 3, 1, 1, 2);
+    grid->addWidget(m_compare, 4, 2);
     m_compare->setObjectName(QStringLiteral("compareButton"));
     connect(m_runA, &QLineEdit::textChanged, this, &StartPage::updateCompareButton);
     connect(m_runB, &QLineEdit::textChanged, this, &StartPage::updateCompareButton);
     connect(m_compare, &QPushButton::clicked, this, [this] {
         emit pairRequested({m_runA->text().trimmed(), m_runB->text().trimmed()});
     });
+    // Enter in either field compares, once both are filled in.
+    for (QLineEdit* field : {m_runA, m_runB})
+        connect(field, &QLineEdit::returnPressed, this, [this] {
+            if (m_compare->isEnabled()) m_compare->click();
+        });
+    // An error stays until its field is edited.
+    connect(m_runA, &QLineEdit::textEdited, m_errorA, &QLabel::hide);
+    connect(m_runB, &QLineEdit::textEdited, m_errorB, &QLabel::hide);
     updateCompareButton();
 
     auto* recentBox = new QGroupBox(tr("Recent pairs"), this);
@@ -101,6 +121,24 @@ void StartPage::setRunB(const QString& dir) {
 }
 QString StartPage::runA() const {
     return m_runA->text().trimmed();
+}
+
+void StartPage::setRunErrors(const QString& errorA, const QString& errorB) {
+    const QColor colour = matrix_colors::errorText();
+    for (auto [label, text] : {std::pair{m_errorA, errorA}, std::pair{m_errorB, errorB}}) {
+        label->setText(text);
+        QPalette palette = label->palette();
+        palette.setColor(QPalette::WindowText, colour);
+        label->setPalette(palette);
+        label->setVisible(!text.isEmpty());
+    }
+}
+
+QString StartPage::runErrorA() const {
+    return m_errorA->isVisibleTo(this) ? m_errorA->text() : QString();
+}
+QString StartPage::runErrorB() const {
+    return m_errorB->isVisibleTo(this) ? m_errorB->text() : QString();
 }
 
 void StartPage::browse(QLineEdit* edit, const QString& title) {

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
@@ -19,6 +20,11 @@ class StartPage : public QWidget {
     void setRunA(const QString& dir);
     void setRunB(const QString& dir);
     QString runA() const;
+    // Why a run folder could not be opened, shown under its field until the field changes;
+    // empty: no error.
+    void setRunErrors(const QString& errorA, const QString& errorB);
+    QString runErrorA() const;
+    QString runErrorB() const;
     // Where the folder dialogs start.
     void setStartDirectory(const QString& dir) { m_startDirectory = dir; }
 
@@ -33,6 +39,8 @@ class StartPage : public QWidget {
 
     QLineEdit* m_runA;
     QLineEdit* m_runB;
+    QLabel* m_errorA;
+    QLabel* m_errorB;
     QPushButton* m_compare;
     QListWidget* m_recent;
     QString m_startDirectory;
