@@ -127,16 +127,18 @@ std::vector<std::string> rootCauseNotes(const Analysis& an) {
         std::string inputs;
         for (const auto& d : u.divergentInputs)
             inputs += (inputs.empty() ? "" : ", ") + d;
-        std::string buffers;
-        for (const auto& b : u.buffers)
-            buffers += (buffers.empty() ? "" : ", ") + b;
+        // Named up to three: a whole group of scratches would drown the line (the JSON has all).
+        const std::size_t n = u.buffers.size();
+        std::string buffers = n > 3 ? "its " + std::to_string(n) + " divergent buffers" : "";
+        for (std::size_t i = 0; n <= 3 && i < n; ++i)
+            buffers += (i == 0 ? "" : i + 1 == n ? " and " : ", ") + u.buffers[i];
+        const bool several = u.divergentInputs.size() > 1;
         lines.push_back("group " + (g ? g->label : u.group) + " diverges, but by group-level " +
-                        "dataflow its only divergent input" +
-                        (u.divergentInputs.size() > 1 ? "s are " : " is ") + inputs +
-                        ": it cannot be told whether it is a second source. If " + buffers +
-                        (u.buffers.size() > 1 ? " do" : " does") + " not read that, declare on " +
-                        (u.buffers.size() > 1 ? "each" : "it") + " in the schema \"inputs\": [" +
-                        quotedList(u.declaration) + "]");
+                        "dataflow its only divergent input" + (several ? "s are " : " is ") +
+                        inputs + ": it cannot be told whether it is a second source. If " +
+                        buffers + (n > 1 ? " do" : " does") + " not read " +
+                        (several ? "them" : "it") + ", declare on " + (n > 1 ? "them" : "it") +
+                        " in the schema \"inputs\": [" + quotedList(u.declaration) + "]");
     }
     for (const auto& s : rc.sources) {
         if (s.halfPrecisionInputs.empty()) continue;
