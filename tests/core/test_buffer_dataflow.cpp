@@ -96,6 +96,9 @@ TEST(BufferDataflow, GroupEdgesAloneCannotTellASecondSourceAndShowTheDeclaration
     EXPECT_TRUE(anyLineHas(notes, "cannot be told whether it is a second source")) << notes[0];
     EXPECT_TRUE(
         anyLineHas(notes, R"("inputs": ["sampled_h_t", "sampled_h_tp1", "sampled_rewards", "J"])"));
+    EXPECT_NE(reportMarkdown(an).find("- **Note:** group I (toy) diverges"), std::string::npos);
+    EXPECT_NE(reportHtml(an).find("<li><strong>Note:</strong> group I (toy) diverges"),
+              std::string::npos);
     const json j = json::parse(reportJson(an));
     EXPECT_EQ(j["root_cause"]["unclear_sources"][0]["inputs_declaration"]["inputs"],
               json::array({"sampled_h_t", "sampled_h_tp1", "sampled_rewards", "J"}));

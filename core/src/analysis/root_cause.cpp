@@ -3,6 +3,7 @@
 #include "dumpscope/verdict.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -79,19 +80,25 @@ class StepDataflow {
         return m_groupInputs.emplace(id, std::move(in)).first->second;
     }
     // A buffer's inputs: its declared ones, else every buffer of its group's upstream groups.
-    InputsAtStep inputsOf(const BufferSpec& spec, const std::string& groupId) {
-        InputsAtStep in;
+    // The latter is the same for all of a group's buffers and computed once: a group may hold
+    // thousands of divergent buffers fed by thousands. The reference is valid until the next
+    // call.
+    const InputsAtStep& inputsOf(const BufferSpec& spec, const std::string& groupId) {
         if (!spec.inputs) {
+            if (const auto it = m_edgeInputs.find(groupId); it != m_edgeInputs.end())
+                return it->second;
+            InputsAtStep in;
             for (const auto& up : m_schema.upstreamOf(groupId))
                 in.add(group(up));
-            return in;
+            return m_edgeInputs.emplace(groupId, std::move(in)).first->second;
         }
+        m_declared = {};
         for (const auto& entry : *spec.inputs)
             if (m_schema.group(entry))
-                in.add(group(entry));
+                m_declared.add(group(entry));
             else if (const BufferResult* b = atStep(entry))
-                addBuffer(*b, in);
-        return in;
+                addBuffer(*b, m_declared);
+        return m_declared;
     }
     // Whether a buffer dumped at the step, wider than half precision, reads `source` directly.
     bool feedsWider(const BufferResult& source) const {
@@ -106,10 +113,12 @@ class StepDataflow {
         }
         return false;
     }
-    bool everyFloatDumpIsHalf() const {
-        return std::all_of(m_atStep.begin(), m_atStep.end(), [](const auto& e) {
-            return !isFloat(e.second->dtype) || isHalf(e.second->dtype);
-        });
+    bool everyFloatDumpIsHalf() {
+        if (!m_allHalf)
+            m_allHalf = std::all_of(m_atStep.begin(), m_atStep.end(), [](const auto& e) {
+                return !isFloat(e.second->dtype) || isHalf(e.second->dtype);
+            });
+        return *m_allHalf;
     }
 
   private:
@@ -121,7 +130,9 @@ class StepDataflow {
     std::unordered_map<std::string_view, const BufferSpec*> m_spec;
     std::unordered_map<std::string_view, const BufferResult*> m_atStep;
     std::unordered_map<std::string_view, std::vector<const BufferResult*>> m_groupBuffers;
-    std::unordered_map<std::string, InputsAtStep> m_groupInputs;
+    std::unordered_map<std::string, InputsAtStep> m_groupInputs, m_edgeInputs;
+    InputsAtStep m_declared;
+    std::optional<bool> m_allHalf;
 };
 
 // The "inputs" that leave out a group's divergent upstream buffers: a whole upstream group by
@@ -157,14 +168,14 @@ void findRootCause(const Analysis& an, const Verdict& v, RootCause& root) {
             const BufferSpec* spec = flow.spec(name);
             const BufferResult* result = flow.atStep(name);
             if (!spec || !result) continue;
-            InputsAtStep in = flow.inputsOf(*spec, row.group);
+            const InputsAtStep& in = flow.inputsOf(*spec, row.group);
             if (!in.divergent.empty()) {
                 // Fed by a few divergent buffers among many equal ones, by group edges alone:
                 // the schema cannot say whether this buffer reads them.
                 if (!spec->inputs && in.divergent.size() <= kFewDivergentInputs &&
                     in.divergent.size() * 4 <= in.dumped) {
                     unclear.buffers.push_back(name);
-                    unclear.divergentInputs = in.divergent;
+                    if (unclear.divergentInputs.empty()) unclear.divergentInputs = in.divergent;
                 }
                 continue;
             }
