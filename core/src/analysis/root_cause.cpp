@@ -26,8 +26,12 @@ struct InputsAtStep {
     std::vector<UnjudgedBuffer> unjudged;
     std::vector<const BufferResult*> halfEqual; // compared, not divergent, f16/bf16
     std::size_t dumped = 0;                     // inputs with a result or a pending one
-    void add(const InputsAtStep& other) {
-        divergent.insert(divergent.end(), other.divergent.begin(), other.divergent.end());
+    // `allDivergent` false: one divergent name stands for all of them, for a buffer that only
+    // needs to know whether any diverges (a declared one is never an UnclearSource).
+    void add(const InputsAtStep& other, bool allDivergent = true) {
+        divergent.insert(divergent.end(), other.divergent.begin(),
+                         allDivergent || other.divergent.empty() ? other.divergent.end()
+                                                                 : other.divergent.begin() + 1);
         unjudged.insert(unjudged.end(), other.unjudged.begin(), other.unjudged.end());
         halfEqual.insert(halfEqual.end(), other.halfEqual.begin(), other.halfEqual.end());
         dumped += other.dumped;
@@ -95,7 +99,7 @@ class StepDataflow {
         m_declared = {};
         for (const auto& entry : *spec.inputs)
             if (m_schema.group(entry))
-                m_declared.add(group(entry));
+                m_declared.add(group(entry), false);
             else if (const BufferResult* b = atStep(entry))
                 addBuffer(*b, m_declared);
         return m_declared;
