@@ -213,3 +213,23 @@ TEST(BufferDataflow, AllHalfPrecisionDumpsAreFlaggedAndFloat32InputsAreNot) {
     EXPECT_TRUE(f32.verdict.rootCause.sources[0].halfPrecisionInputs.empty());
     EXPECT_TRUE(rootCauseNotes(f32).empty());
 }
+
+TEST(BufferDataflow, AHalfPrecisionSourceIsFlaggedOnlyWhenABufferItFeedsIsWider) {
+    const std::map<std::string, ToyChange> change{{"q_logits", {1, Change::noise}}};
+    TempDir wideDownstream; // q_logits and its input bf16; J, which reads H, float32
+    test::writeToyPair(wideDownstream, change, {},
+                       {{"q_logits", DType::bf16}, {"sampled_h_t", DType::bf16}});
+    const Analysis fed = analyzeToy(wideDownstream);
+    ASSERT_EQ(sourceNames(fed.verdict.rootCause), std::vector<std::string>{"H/q_logits"});
+    EXPECT_EQ(fed.verdict.rootCause.sources[0].halfPrecisionInputs.size(), 1u);
+
+    TempDir halfDownstream; // J bf16 too, and G's other float32 dumps: nothing wider is fed
+    test::writeToyPair(halfDownstream, change, {},
+                       {{"q_logits", DType::bf16},
+                        {"sampled_h_t", DType::bf16},
+                        {"grad_h_t_q", DType::bf16},
+                        {"grad_h_t_combined", DType::bf16}});
+    const Analysis notFed = analyzeToy(halfDownstream);
+    ASSERT_EQ(sourceNames(notFed.verdict.rootCause), std::vector<std::string>{"H/q_logits"});
+    EXPECT_TRUE(notFed.verdict.rootCause.sources[0].halfPrecisionInputs.empty());
+}
