@@ -108,7 +108,17 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
                 kinds.emplace_back(kindName(k));
             out << "  kind: " << joined(kinds) << "\n  → " << shown(rc.suggestion) << "\n";
         }
+        // Independent sources in several groups: each with its own kind, as each needs a fix.
+        if (rc.groups.size() > 1) {
+            std::vector<std::string> sources;
+            for (const auto& s : rc.sources)
+                sources.push_back(shown(s.group) + "/" + shown(s.buffer) + " (" +
+                                  std::string(kindName(s.kind)) + ")");
+            out << "  sources: " << joined(sources) << "\n";
+        }
     }
+    for (const auto& line : rootCauseNotes(an))
+        out << "  " << paint("note:", Paint::yellow, color) << " " << shown(line) << "\n";
     if (rc.undecidedGroups.empty()) return;
     // A group is blamed only when its inputs are known to be equal; say which input is unknown.
     out << (rc.groups.empty() ? "\n" : "")

@@ -6,6 +6,7 @@
 #include "dumpscope/schema.h"
 #include "dumpscope/shape.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -58,6 +59,15 @@ void exercise(const Schema& schema, std::size_t inputSize) {
             check(schema.buffer(b.name) == &b);
             const auto where = schema.findFile(b.file);
             check(where && &schema.groups[where->first].buffers[where->second] == &b);
+            // validate() promised every declared input names another buffer or a group other
+            // than the buffer's own, each once, and no name that is both.
+            if (b.inputs) {
+                for (const auto& entry : *b.inputs) {
+                    check(entry != b.name && entry != g.id);
+                    check((schema.buffer(entry) != nullptr) != (schema.group(entry) != nullptr));
+                    check(std::count(b.inputs->begin(), b.inputs->end(), entry) == 1);
+                }
+            }
             // Counts that fit, that do not, zero, and the extremes of 64 bits.
             const std::uint64_t counts[] = {0, 1, 6, 64, inputSize, UINT64_MAX};
             for (std::uint64_t n : counts) {

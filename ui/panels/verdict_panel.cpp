@@ -318,6 +318,7 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
             .arg(text.toHtmlEscaped());
     };
     QStringList parts;
+    const bool severalSources = cause.groups.size() > 1; // each source then shows its kind
     for (const auto& groupId : cause.groups) {
         const QString group = QString::fromStdString(groupId);
         // Links are numbered in reading order: the group, then its buffers.
@@ -329,9 +330,15 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                 std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
                     return b.step == *cause.step && b.group == groupId && b.name == name;
                 });
-            if (inGroup)
-                buffers << link({*cause.step, group, QString::fromStdString(name)},
-                                QString::fromStdString(name));
+            if (!inGroup) continue;
+            QString shownBuffer = link({*cause.step, group, QString::fromStdString(name)},
+                                       QString::fromStdString(name));
+            for (const auto& source : cause.sources)
+                if (severalSources && source.group == groupId && source.buffer == name)
+                    shownBuffer += QStringLiteral(" (%1)").arg(QString::fromUtf8(
+                        dumpscope::kindName(source.kind).data(),
+                        static_cast<int>(dumpscope::kindName(source.kind).size())));
+            buffers << shownBuffer;
         }
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
@@ -343,6 +350,9 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     if (!undecided.isEmpty())
         text += QStringLiteral("<br>") + tr("not determined beyond that:").toHtmlEscaped() +
                 QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>"));
+    for (const auto& note : dumpscope::rootCauseNotes(analysis))
+        text += QStringLiteral("<br><b>%1</b> %2")
+                    .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
     m_rootCause->setText(text);
 }
 

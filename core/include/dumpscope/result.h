@@ -105,6 +105,44 @@ inline bool notJudged(const CulpritRow& row) {
     return row.divergentBuffers.empty() && !row.unjudged.empty();
 }
 
+// An equal input of a root buffer, dumped at half precision: equal only at that precision.
+struct HalfPrecisionInput {
+    std::string buffer;
+    DType dtype = DType::bf16; // f16 or bf16
+};
+
+// A divergent buffer at the root cause's step none of whose inputs diverges.
+struct RootSource {
+    std::string group;
+    std::string buffer;
+    DType dtype = DType::f32;
+    Kind kind = Kind::bit_identical;
+    bool declaredInputs = false; // judged by its own "inputs", not by its group's dataflow
+    // Its equal inputs dumped as f16/bf16 while it, or a buffer it feeds, is wider (or every
+    // float dump at the step is half precision): the true source may lie upstream of them.
+    std::vector<HalfPrecisionInput> halfPrecisionInputs;
+};
+
+// A divergent buffer that declares "inputs", none of which diverges but some of which could not
+// be judged: it is the source only if those are equal.
+struct UndecidedBuffer {
+    std::string group;
+    std::string buffer;
+    std::vector<UnjudgedBuffer> unjudgedInputs; // schema order
+};
+
+// A divergent group fed, by group-level dataflow alone (its divergent buffers declare no
+// "inputs"), by only a few divergent upstream buffers: whether it reads them, or is a second
+// source, the schema does not say.
+struct UnclearSource {
+    std::string group;
+    std::vector<std::string> buffers;         // its divergent buffers, schema order
+    std::vector<std::string> divergentInputs; // "GROUP/buffer", the divergent upstream buffers
+    // The "inputs" that would make those buffers sources: their group-level inputs without the
+    // divergent ones, a group id where the whole group is left, else buffer names.
+    std::vector<std::string> declaration;
+};
+
 struct RootCause {
     std::optional<std::uint64_t> step;
     std::vector<std::string> groups;  // divergent groups with no divergent direct upstream group
@@ -116,6 +154,15 @@ struct RootCause {
     std::vector<std::string> undecidedGroups;
     // The not-judged direct upstream groups of `undecidedGroups`, schema order.
     std::vector<std::string> unjudgedInputs;
+    // Buffer-level dataflow (a buffer's "inputs", else its group's edges). `groups` are those
+    // holding a source and `buffers` the sources, so a schema without "inputs" gives the
+    // group-level answer. Every source at the step, schema order:
+    std::vector<RootSource> sources;
+    // Divergent buffers with declared inputs that could not all be judged (their groups are in
+    // `undecidedGroups`); schema order.
+    std::vector<UndecidedBuffer> undecidedBuffers;
+    // Groups that may be second sources (see UnclearSource); schema order.
+    std::vector<UnclearSource> unclearSources;
 };
 
 struct Verdict {

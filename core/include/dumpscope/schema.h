@@ -20,6 +20,10 @@ struct BufferSpec {
     // Optional shape, outermost first: each dimension a number, a symbol of Schema::dims, or
     // "*" (whatever is left; at most once). Empty: a flat buffer.
     std::vector<std::string> shape;
+    // What the buffer is computed from at the same step: buffer names, and group ids standing
+    // for all of that group's buffers. Absent: the buffer keeps its group's dataflow edges (every
+    // buffer of every direct upstream group). Present and empty: no dumped buffer feeds it.
+    std::optional<std::vector<std::string>> inputs = std::nullopt;
 };
 
 // A named dimension: a fixed size, or the element count of another buffer at the same step.
@@ -47,6 +51,8 @@ struct Schema {
     const BufferSpec* buffer(const std::string& name) const;
     // Direct upstream groups of `id` in the dataflow.
     std::vector<std::string> upstreamOf(const std::string& id) const;
+    // Whether any buffer declares "inputs": without one, buffer-level dataflow is group-level.
+    bool hasBufferInputs() const;
 };
 
 // A schema that could not be loaded: names the source, line and column and what is wrong.

@@ -29,6 +29,19 @@ std::string oneSidedWarning(const Verdict& verdict);
 // feeds it: it is the source only if group H is equal". Empty when nothing stopped it.
 std::vector<std::string> undecidedRootLines(const Analysis& analysis);
 
+// A divergent group fed by group-level dataflow alone is an UnclearSource when its divergent
+// inputs are at most this many buffers, and at most a quarter of its inputs dumped at the step:
+// a divergence that narrow upstream may well not be what this group reads.
+inline constexpr std::size_t kFewDivergentInputs = 3;
+
+// What the root cause cannot settle from the dumps, one line each: a group that may be a
+// second source, with the "inputs" declaration that would decide it, and a source whose equal
+// inputs are dumped at half precision, which hides differences below 2^-8 (bf16) or 2^-11
+// (f16) relative. Empty when there is nothing to add.
+std::vector<std::string> rootCauseNotes(const Analysis& analysis);
+// The relative precision of an element type's significand: 2^-8 for bf16, 2^-11 for f16.
+double relativePrecision(DType t);
+
 // The decision case for a set of divergent group ids at the first divergent step, exactly as
 // the reference branches (G only; H without G; I; J without I; anything else unexpected).
 DecisionCase decisionCaseFor(const std::vector<std::string>& divergedGroupIds);

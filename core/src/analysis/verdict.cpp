@@ -2,6 +2,10 @@
 
 #include "dumpscope/reference_text.h"
 
+#include "analysis/root_cause.h"
+
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <set>
 #include <string_view>
@@ -42,42 +46,6 @@ bool everyPairFailed(const Analysis& an) {
         anyPair = true;
     }
     return anyPair;
-}
-
-// Root cause: divergent groups none of whose direct upstream groups diverge. Data reaches a
-// group only through its inputs, so if they are equal the group is a source. An input that
-// could not be judged may have carried the divergence in, so a group it feeds is not blamed.
-void findRootCause(const Schema& schema, const Verdict& v, RootCause& root) {
-    auto rowOf = [&](const std::string& id) -> const CulpritRow* {
-        for (const auto& row : v.culprits)
-            if (row.group == id) return &row;
-        return nullptr;
-    };
-    std::set<std::string> unjudgedInputs;
-    for (const auto& row : v.culprits) {
-        if (row.divergentBuffers.empty()) continue;
-        const auto up = schema.upstreamOf(row.group);
-        const bool fed = std::any_of(up.begin(), up.end(), [&](const std::string& u) {
-            return contains(v.divergedGroups, u);
-        });
-        if (fed) continue;
-        bool unknownInput = false;
-        for (const auto& u : up) {
-            const CulpritRow* input = rowOf(u);
-            if (!input || !notJudged(*input)) continue;
-            unknownInput = true;
-            unjudgedInputs.insert(u);
-        }
-        if (unknownInput) {
-            root.undecidedGroups.push_back(row.group);
-            continue;
-        }
-        root.groups.push_back(row.group);
-        root.buffers.insert(root.buffers.end(), row.divergentBuffers.begin(),
-                            row.divergentBuffers.end());
-    }
-    for (const auto& row : v.culprits)
-        if (unjudgedInputs.count(row.group)) root.unjudgedInputs.push_back(row.group);
 }
 
 } // namespace
@@ -121,11 +89,72 @@ std::vector<std::string> undecidedRootLines(const Analysis& an) {
         std::size_t n = 0;
         for (const auto& u : an.schema->upstreamOf(id))
             if (contains(rc.unjudgedInputs, u)) inputs += (n++ ? " and group " : "") + u;
+        if (n == 0) continue; // undecided through declared inputs only: the lines below
         const GroupSpec* g = an.schema->group(id);
         lines.push_back("group " + (g ? g->label : id) +
                         " diverges and no divergent group feeds it: it is the source only if "
                         "group " +
                         inputs + (n > 1 ? " are" : " is") + " equal");
+    }
+    for (const auto& b : rc.undecidedBuffers) {
+        std::string inputs;
+        for (const auto& u : b.unjudgedInputs)
+            inputs +=
+                (inputs.empty() ? "" : ", ") + u.name + " (" + std::string(unjudgedReason(u)) + ")";
+        lines.push_back("buffer " + b.buffer + " of group " + b.group +
+                        " diverges and none of its declared inputs diverges: it is the source "
+                        "only if " +
+                        inputs + (b.unjudgedInputs.size() > 1 ? " are" : " is") + " equal");
+    }
+    return lines;
+}
+
+double relativePrecision(DType t) {
+    return t == DType::bf16 ? 1.0 / 256 : t == DType::f16 ? 1.0 / 2048 : 0.0;
+}
+
+std::vector<std::string> rootCauseNotes(const Analysis& an) {
+    const RootCause& rc = an.verdict.rootCause;
+    std::vector<std::string> lines;
+    const auto quotedList = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const auto& n : names)
+            out += (out.empty() ? "" : ", ") + nlohmann::json(n).dump();
+        return out;
+    };
+    for (const auto& u : rc.unclearSources) {
+        const GroupSpec* g = an.schema->group(u.group);
+        std::string inputs;
+        for (const auto& d : u.divergentInputs)
+            inputs += (inputs.empty() ? "" : ", ") + d;
+        // Named up to three: a whole group of scratches would drown the line (the JSON has all).
+        const std::size_t n = u.buffers.size();
+        std::string buffers = n > 3 ? "its " + std::to_string(n) + " divergent buffers" : "";
+        for (std::size_t i = 0; n <= 3 && i < n; ++i)
+            buffers += (i == 0 ? "" : i + 1 == n ? " and " : ", ") + u.buffers[i];
+        const bool several = u.divergentInputs.size() > 1;
+        lines.push_back("group " + (g ? g->label : u.group) + " diverges, but by group-level " +
+                        "dataflow its only divergent input" + (several ? "s are " : " is ") +
+                        inputs + ": it cannot be told whether it is a second source. If " +
+                        buffers + (n > 1 ? " do" : " does") + " not read " +
+                        (several ? "them" : "it") + ", declare on " + (n > 1 ? "them" : "it") +
+                        " in the schema \"inputs\": [" + quotedList(u.declaration) + "]");
+    }
+    for (const auto& s : rc.sources) {
+        if (s.halfPrecisionInputs.empty()) continue;
+        std::string inputs;
+        double worst = 0;
+        for (const auto& h : s.halfPrecisionInputs) {
+            inputs += (inputs.empty() ? "" : ", ") + h.buffer + " (" +
+                      std::string(dtypeName(h.dtype)) + ")";
+            worst = std::max(worst, relativePrecision(h.dtype));
+        }
+        lines.push_back("root buffer " + s.buffer + " (" + std::string(dtypeName(s.dtype)) +
+                        ") is computed from " + inputs +
+                        ", equal only at half precision: differences below about 2^" +
+                        (worst > 1.0 / 1024 ? "-8" : "-11") +
+                        " relative are invisible in those dumps, so the true source may be "
+                        "upstream");
     }
     return lines;
 }
@@ -216,7 +245,7 @@ Verdict decide(const Analysis& an) {
         for (const auto& row : v.culprits)
             if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(row.group);
         v.rootCause.step = step;
-        findRootCause(schema, v, v.rootCause);
+        detail::findRootCause(an, v, v.rootCause);
         describeRootKinds(an, v.rootCause);
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);

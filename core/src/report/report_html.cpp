@@ -113,6 +113,20 @@ void verdict(std::string& h, const Analysis& a) {
             h += "<li>" + htmlEscape(line) + "</li>";
         h += "</ul>\n";
     }
+    if (rc.groups.size() > 1) { // independent sources: each needs its own fix
+        h += "<p>Sources:";
+        for (const auto& s : rc.sources)
+            h += std::string(&s == &rc.sources.front() ? " " : ", ") + "<code>" +
+                 htmlEscape(s.group + "/" + s.buffer) + "</code> (" + htmlEscape(kindName(s.kind)) +
+                 ")";
+        h += "</p>\n";
+    }
+    if (const auto notes = rootCauseNotes(a); !notes.empty()) {
+        h += "<ul class=\"notes\">";
+        for (const auto& line : notes)
+            h += "<li><strong>Note:</strong> " + htmlEscape(line) + "</li>";
+        h += "</ul>\n";
+    }
 }
 
 void matrix(std::string& h, const Analysis& a) {

@@ -254,6 +254,45 @@ Json growth(const Analysis& a) {
     return out;
 }
 
+// The root cause by buffer-level dataflow: every source, with its equal half-precision inputs;
+// the buffers undecided by their declared inputs; the groups that may be second sources.
+void addRootSources(Json& root, const Analysis& analysis) {
+    const RootCause& rc = analysis.verdict.rootCause;
+    Json sources = Json::array();
+    for (const auto& s : rc.sources) {
+        Json half = Json::array();
+        for (const auto& h : s.halfPrecisionInputs)
+            half.push_back({{"buffer", validUtf8(h.buffer)},
+                            {"dtype", dtypeName(h.dtype)},
+                            {"relative_precision", relativePrecision(h.dtype)}});
+        sources.push_back({{"group", validUtf8(s.group)},
+                           {"buffer", validUtf8(s.buffer)},
+                           {"dtype", dtypeName(s.dtype)},
+                           {"kind", kindName(s.kind)},
+                           {"declared_inputs", s.declaredInputs},
+                           {"half_precision_inputs", half}});
+    }
+    Json undecided = Json::array();
+    for (const auto& u : rc.undecidedBuffers) {
+        Json inputs = Json::array();
+        for (const auto& i : u.unjudgedInputs)
+            inputs.push_back({{"buffer", validUtf8(i.name)}, {"reason", unjudgedReason(i)}});
+        undecided.push_back({{"group", validUtf8(u.group)},
+                             {"buffer", validUtf8(u.buffer)},
+                             {"unjudged_inputs", inputs}});
+    }
+    Json unclear = Json::array();
+    for (const auto& u : rc.unclearSources)
+        unclear.push_back({{"group", validUtf8(u.group)},
+                           {"buffers", strings(u.buffers)},
+                           {"divergent_inputs", strings(u.divergentInputs)},
+                           {"inputs_declaration", {{"inputs", strings(u.declaration)}}}});
+    root["sources"] = sources;
+    root["undecided_buffers"] = undecided;
+    root["unclear_sources"] = unclear;
+    root["notes"] = strings(rootCauseNotes(analysis));
+}
+
 } // namespace
 
 std::string reportJson(const Analysis& analysis) {
@@ -286,6 +325,7 @@ std::string reportJson(const Analysis& analysis) {
         {"warnings", strings(analysis.warnings)},
         {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},
     };
+    addRootSources(doc["root_cause"], analysis);
     // Every string is valid UTF-8 by now; dump()'s strict mode would throw if one were not,
     // which is what we want to hear about in tests rather than silently emit U+FFFD.
     std::string out = "{";

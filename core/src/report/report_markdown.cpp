@@ -70,6 +70,18 @@ void verdictSection(std::string& md, const Analysis& a) {
         for (const auto& line : undecidedRootLines(a))
             md += "- " + plain(line) + "\n";
         if (!rc.undecidedGroups.empty()) md += "\n";
+        if (rc.groups.size() > 1) { // independent sources: each needs its own fix
+            md += "Sources:";
+            for (const auto& s : rc.sources)
+                md += (&s == &rc.sources.front() ? " " : ", ") +
+                      code(s.group + "/" + s.buffer, false) + " (" + std::string(kindName(s.kind)) +
+                      ")";
+            md += "\n\n";
+        }
+        const auto notes = rootCauseNotes(a);
+        for (const auto& line : notes)
+            md += "- **Note:** " + plain(line) + "\n";
+        if (!notes.empty()) md += "\n";
     }
 }
 

@@ -1,6 +1,7 @@
 #include "dumpscope/schema.h"
 
 #include "io/regular_file.h"
+#include "schema/schema_graph.h"
 
 #include <nlohmann/json.hpp>
 
@@ -103,7 +104,7 @@ void rejectUnknownKeys(const json& obj, const std::set<std::string>& known,
 
 BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& loc) {
     if (!b.is_object()) loc.fail(where + ": a buffer must be an object");
-    rejectUnknownKeys(b, {"name", "file", "dtype", "shape"}, where, loc);
+    rejectUnknownKeys(b, {"name", "file", "dtype", "shape", "inputs"}, where, loc);
     BufferSpec spec;
     spec.name = requireString(b, "name", where, loc);
     spec.file = requireString(b, "file", where + " (" + spec.name + ")", loc);
@@ -127,6 +128,19 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
                 loc.fail(where + " (" + spec.name +
                              "): a shape dimension must be a positive number or a name",
                          "\"shape\"");
+        }
+    }
+    if (auto inputs = b.find("inputs"); inputs != b.end()) {
+        const auto refuse = [&] {
+            loc.fail(where + " (" + spec.name +
+                         "): \"inputs\" must be an array of buffer names and group ids",
+                     "\"inputs\"");
+        };
+        if (!inputs->is_array()) refuse();
+        spec.inputs.emplace();
+        for (const auto& entry : *inputs) {
+            if (!entry.is_string() || entry.get<std::string>().empty()) refuse();
+            spec.inputs->push_back(entry.get<std::string>());
         }
     }
     return spec;
@@ -171,8 +185,7 @@ std::size_t findEdge(std::string_view text, const std::string& from, const std::
 // The root cause is the divergent group whose upstream groups are all equal. Around a cycle
 // every group has a divergent upstream, so none would be named (an empty root cause): a
 // dataflow must be acyclic, and the first cycle found is refused, named, at the edge that
-// closes it. Depth first with an explicit stack: a chain of many groups must not exhaust the
-// call stack.
+// closes it.
 void rejectCycles(const Schema& schema, const Locator& loc) {
     std::map<std::string, std::size_t> index;
     for (std::size_t g = 0; g < schema.groups.size(); ++g)
@@ -180,40 +193,16 @@ void rejectCycles(const Schema& schema, const Locator& loc) {
     std::vector<std::vector<std::size_t>> downstream(schema.groups.size());
     for (const auto& [from, to] : schema.dataflow)
         downstream[index.at(from)].push_back(index.at(to));
-
-    enum class Seen { no, onPath, done };
-    std::vector<Seen> seen(schema.groups.size(), Seen::no);
-    std::vector<std::pair<std::size_t, std::size_t>> path; // (group, next downstream edge)
-    for (std::size_t root = 0; root < schema.groups.size(); ++root) {
-        if (seen[root] != Seen::no) continue;
-        seen[root] = Seen::onPath;
-        path.emplace_back(root, 0);
-        while (!path.empty()) {
-            const std::size_t g = path.back().first;
-            if (path.back().second == downstream[g].size()) {
-                seen[g] = Seen::done;
-                path.pop_back();
-                continue;
-            }
-            const std::size_t next = downstream[g][path.back().second++];
-            if (seen[next] == Seen::onPath) {
-                std::string cycle;
-                bool inCycle = false;
-                for (const auto& step : path) {
-                    inCycle = inCycle || step.first == next;
-                    if (inCycle) cycle += shownId(schema.groups[step.first].id) + " → ";
-                }
-                cycle += shownId(schema.groups[next].id);
-                std::size_t at = findEdge(loc.text(), schema.groups[g].id, schema.groups[next].id);
-                if (at == std::string_view::npos) at = loc.text().find("\"dataflow\"");
-                loc.failAt("dataflow has a cycle: " + cycle, at);
-            }
-            if (seen[next] == Seen::no) {
-                seen[next] = Seen::onPath;
-                path.emplace_back(next, 0);
-            }
-        }
-    }
+    const auto cycle = detail::findCycle(downstream);
+    if (cycle.empty()) return;
+    std::string text;
+    for (const std::size_t g : cycle)
+        text += shownId(schema.groups[g].id) + " → ";
+    text += shownId(schema.groups[cycle.front()].id);
+    std::size_t at =
+        findEdge(loc.text(), schema.groups[cycle.back()].id, schema.groups[cycle.front()].id);
+    if (at == std::string_view::npos) at = loc.text().find("\"dataflow\"");
+    loc.failAt("dataflow has a cycle: " + text, at);
 }
 
 void validate(const Schema& schema, const Locator& loc) {
@@ -257,6 +246,8 @@ void validate(const Schema& schema, const Locator& loc) {
             if (!ids.count(id))
                 loc.fail("dataflow names unknown group " + jsonQuoted(id), "\"dataflow\"");
     rejectCycles(schema, loc);
+    if (const auto problem = detail::findInputsProblem(schema))
+        loc.fail(problem->what, "\"name\": " + jsonQuoted(problem->buffer));
 }
 
 } // namespace
@@ -291,6 +282,13 @@ std::vector<std::string> Schema::upstreamOf(const std::string& id) const {
     for (const auto& [from, to] : dataflow)
         if (to == id) up.push_back(from);
     return up;
+}
+
+bool Schema::hasBufferInputs() const {
+    return std::any_of(groups.begin(), groups.end(), [](const GroupSpec& g) {
+        return std::any_of(g.buffers.begin(), g.buffers.end(),
+                           [](const BufferSpec& b) { return b.inputs.has_value(); });
+    });
 }
 
 Schema parseSchema(std::string_view text, const std::string& sourceName) {

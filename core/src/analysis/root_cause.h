@@ -1,0 +1,13 @@
+#pragma once
+
+// The root cause by dataflow, decided after the culprit rows of the first divergent step.
+#include "dumpscope/result.h"
+
+namespace dumpscope::detail {
+
+// Fills `root` (its step already set): the sources, the undecided groups and buffers with the
+// inputs that kept them undecided, the groups that may be second sources, and each source's
+// half-precision inputs. Leaves the kinds and the suggestion to the caller.
+void findRootCause(const Analysis& analysis, const Verdict& verdict, RootCause& root);
+
+} // namespace dumpscope::detail
