@@ -68,7 +68,8 @@ struct FloorJudgement {
 };
 
 // Within the floor: the floor saw this buffer differ at this step, its kind is no more severe
-// than the floor's most severe, and its max|Δ| is at most kFloorMargin × the floor's. The ULP
+// than the floor's most severe, its max|Δ| is at most kFloorMargin × the floor's, and it is
+// not a length mismatch (a different number of elements is not rounding). The ULP
 // distance and the share of differing elements are reported, not judged: near a sum that
 // cancels to zero one rounding step is many ULPs, so the largest ULP distance of pure noise
 // varies between reruns by 25× and more.
@@ -77,6 +78,11 @@ FloorJudgement judgeAgainstFloor(const NoiseFloor& floor, const BufferResult& b)
 // "max|Δ| 4.0e-02 = 1.3×10⁶ × the floor's 3.0e-08, kind numeric (the floor's: rounding)", or
 // "differs where no rerun does (max|Δ| 4.0e-02, kind numeric)".
 std::string describeAgainstFloor(const FloorJudgement& j);
+
+// Whether applyNoiseFloor turns `b` into within_floor in an analysis whose verdict ignores
+// within_tolerance buffers or not (`verdictTolerance`): it counts as divergent and is within a
+// usable floor. For a front end that reads results as they come (the window's worker).
+bool becomesWithinFloor(const NoiseFloor& floor, const BufferResult& b, bool verdictTolerance);
 
 // Reads a pair over the floor: each buffer that counts as divergent and is within the floor
 // becomes Status::within_floor, then the matrix and the verdict are summarised again, so the

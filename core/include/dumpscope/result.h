@@ -165,8 +165,11 @@ struct Analysis {
 
 // Whether a buffer of this status counts as a divergence for the verdict and the matrix:
 // within-tolerance differences do only when the verdict is bitwise.
+inline bool countsAsDivergent(Status s, bool verdictTolerance) {
+    return isDivergent(s) || (s == Status::within_tolerance && !verdictTolerance);
+}
 inline bool countsAsDivergent(const Analysis& an, Status s) {
-    return isDivergent(s) || (s == Status::within_tolerance && !an.verdictTolerance);
+    return countsAsDivergent(s, an.verdictTolerance);
 }
 
 } // namespace dumpscope

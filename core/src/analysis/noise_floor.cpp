@@ -101,7 +101,8 @@ FloorJudgement judgeAgainstFloor(const NoiseFloor& floor, const BufferResult& b)
     // difference (NaN where the floor only rounds), whatever its size. A NaN max|Δ| is never
     // within: the comparison is false.
     const bool kindWithin = e->kinds.empty() || j.kind >= e->kinds.front();
-    j.within = kindWithin && j.maxAbsDelta <= kFloorMargin * e->maxAbsDelta;
+    j.within = b.status != Status::length_mismatch && kindWithin &&
+               j.maxAbsDelta <= kFloorMargin * e->maxAbsDelta;
     return j;
 }
 
@@ -118,18 +119,18 @@ std::string describeAgainstFloor(const FloorJudgement& j) {
            " (the floor's: " + floorKinds + ")";
 }
 
+bool becomesWithinFloor(const NoiseFloor& floor, const BufferResult& b, bool verdictTolerance) {
+    if (!floor.error.empty() || b.pending) return false;
+    return countsAsDivergent(b.status, verdictTolerance) && judgeAgainstFloor(floor, b).within;
+}
+
 std::size_t applyNoiseFloor(Analysis& an, std::shared_ptr<const NoiseFloor> floor) {
     std::size_t n = 0;
-    if (floor && floor->error.empty()) {
-        for (std::size_t i = 0; i < an.buffers.size(); ++i) {
-            const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk
-            if (b.pending || b.status == Status::length_mismatch ||
-                !countsAsDivergent(an, b.status))
-                continue;
-            if (!judgeAgainstFloor(*floor, b).within) continue;
-            an.buffers[i].status = Status::within_floor;
-            ++n;
-        }
+    for (std::size_t i = 0; floor && i < an.buffers.size(); ++i) {
+        const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk
+        if (!becomesWithinFloor(*floor, b, an.verdictTolerance)) continue;
+        an.buffers[i].status = Status::within_floor;
+        ++n;
     }
     an.noiseFloor = std::move(floor);
     summarize(an);
