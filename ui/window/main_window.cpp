@@ -182,6 +182,13 @@ void MainWindow::updateWatchIndicator() {
 }
 
 void MainWindow::openPair(const RunPair& pair) {
+    openPairWithFloor(pair, {});
+}
+
+void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& reruns) {
+    m_floorRuns.clear();
+    for (const QString& run : reruns)
+        m_floorRuns << QFileInfo(run).absoluteFilePath();
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
     m_pair = absolute;
@@ -192,9 +199,12 @@ void MainWindow::openPair(const RunPair& pair) {
         m_recentWriter->add(absolute);
         updateRecentMenu();
     }
-    setWindowTitle(
-        tr("%1 ↔ %2 — dumpscope")
-            .arg(QDir::toNativeSeparators(absolute.runA), QDir::toNativeSeparators(absolute.runB)));
+    const QString title = m_floorRuns.isEmpty()
+                              ? tr("%1 ↔ %2 — dumpscope")
+                              : tr("%1 ↔ %2 over the noise floor of %n rerun(s) — dumpscope",
+                                   nullptr, static_cast<int>(m_floorRuns.size()));
+    setWindowTitle(title.arg(QDir::toNativeSeparators(absolute.runA),
+                             QDir::toNativeSeparators(absolute.runB)));
     m_triage->clear();
     m_stack->setCurrentWidget(m_triage);
     m_progress->setRange(0, 0);
@@ -228,6 +238,7 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.schema = m_options.schema;
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
+    request.floorRuns = m_floorRuns;
     return request;
 }
 
@@ -265,7 +276,7 @@ void MainWindow::editAnalysisSettings() {
 }
 
 void MainWindow::reload() {
-    if (m_pair) openPair(*m_pair);
+    if (m_pair) openPairWithFloor(*m_pair, m_floorRuns);
 }
 
 void MainWindow::swapRuns() {
@@ -277,6 +288,7 @@ void MainWindow::closePair() {
     m_multi->clear();
     m_watcher->stop();
     m_pair.reset();
+    m_floorRuns.clear();
     m_triage->clear();
     setWindowTitle(QStringLiteral("dumpscope"));
     m_statusLabel->clear();
@@ -287,6 +299,7 @@ void MainWindow::openCandidates(const QString& base, const QStringList& candidat
     m_worker->cancel();
     m_watcher->stop();
     m_pair.reset();
+    m_floorRuns.clear(); // each candidate is read bitwise; candidate 1 is the floor
     m_triage->clear();
     const QString absBase = QFileInfo(base).absoluteFilePath();
     QStringList runs;
@@ -321,6 +334,7 @@ void MainWindow::openCandidatePair(int candidate, quint64 step, const QString& g
     }
     m_worker->cancel();
     m_pair = RunPair{m_multi->base(), m_multi->candidates()[candidate]};
+    m_floorRuns.clear();
     m_triage->clear();
     m_triage->setSnapshot(s);
     if (!group.isEmpty()) m_triage->selectCell(step, group);

@@ -75,6 +75,9 @@ struct FloorJudgement {
 // varies between reruns by 25× and more.
 FloorJudgement judgeAgainstFloor(const NoiseFloor& floor, const BufferResult& b);
 
+// A factor as a person reads it: "2.5", "1.3×10⁶", "∞".
+std::string floorFactorText(double factor);
+
 // "max|Δ| 4.0e-02 = 1.3×10⁶ × the floor's 3.0e-08, kind numeric (the floor's: rounding)", or
 // "differs where no rerun does (max|Δ| 4.0e-02, kind numeric)".
 std::string describeAgainstFloor(const FloorJudgement& j);

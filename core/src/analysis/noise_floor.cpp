@@ -29,8 +29,9 @@ std::string scientific(double v) {
     return buf;
 }
 
-// "1.3×10⁶", "2.5": a factor as a person reads it.
-std::string factorText(double f) {
+} // namespace
+
+std::string floorFactorText(double f) {
     if (std::isinf(f)) return "∞";
     if (std::isnan(f)) return "NaN";
     if (f < 1000) {
@@ -41,7 +42,10 @@ std::string factorText(double f) {
     static const char* const kSuper[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
     int exponent = static_cast<int>(std::floor(std::log10(f)));
     double mantissa = f / std::pow(10.0, exponent);
-    if (mantissa >= 9.95) mantissa /= 10, ++exponent;
+    if (mantissa >= 9.95) { // printed with one decimal, 9.95 would read 10.0
+        mantissa /= 10;
+        ++exponent;
+    }
     std::string digits;
     for (char c : std::to_string(exponent))
         digits += kSuper[c - '0'];
@@ -49,8 +53,6 @@ std::string factorText(double f) {
     std::snprintf(buf, sizeof buf, "%.1f×10", mantissa);
     return buf + digits;
 }
-
-} // namespace
 
 const FloorEnvelope* NoiseFloor::find(const BufferResult& b) const {
     const auto it = buffers.find({b.step, b.group, b.name});
@@ -114,7 +116,7 @@ std::string describeAgainstFloor(const FloorJudgement& j) {
     std::string floorKinds;
     for (auto k : j.floor->kinds)
         floorKinds += (floorKinds.empty() ? "" : ", ") + std::string(kindName(k));
-    return "max|Δ| " + scientific(j.maxAbsDelta) + " = " + factorText(j.factor) +
+    return "max|Δ| " + scientific(j.maxAbsDelta) + " = " + floorFactorText(j.factor) +
            " × the floor's " + scientific(j.floor->maxAbsDelta) + ", kind " + kind +
            " (the floor's: " + floorKinds + ")";
 }
