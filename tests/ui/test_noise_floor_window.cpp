@@ -76,8 +76,9 @@ TEST(NoiseFloorWindow, WorkerReadsThePairOverTheRerunsFloor) {
     for (const auto& args : progressed) {
         const auto& s = *args.at(1).value<SnapshotPtr>()->analysis;
         for (const auto& b : s.buffers)
-            if (!b.pending && b.name == "grad_ln_a_gain_per_row")
+            if (!b.pending && b.name == "grad_ln_a_gain_per_row") {
                 EXPECT_NE(b.status, Status::diverge) << b.step;
+            }
     }
 }
 
@@ -108,8 +109,7 @@ TEST(NoiseFloorWindow, WindowShowsTheNoiseLikeToleratedCellsAndReloadKeepsTheFlo
     EXPECT_TRUE(window.windowTitle().contains(QStringLiteral("noise floor")))
         << window.windowTitle().toStdString();
     MatrixModel* matrix = window.triageView()->matrixModel();
-    QAbstractItemModelTester tester(matrix,
-                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+    QAbstractItemModelTester tester(matrix, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const QModelIndex noise = matrix->indexOf(1, "I");
     ASSERT_TRUE(noise.isValid());
     EXPECT_EQ(noise.data(MatrixModel::StatusRole).toInt(), static_cast<int>(Status::within_floor));
@@ -153,7 +153,7 @@ TEST(NoiseFloorWindow, SummaryShowsEachCandidatesBeyondFloorCells) {
     const QString noisy = r.add("noisy", {9});
     MultiRunView view;
     QAbstractItemModelTester tester(view.summaryModel(),
-                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     QSignalSpy finished(&view, &MultiRunView::finished);
     view.open(r.base(), {rerun, stale, noisy});
     ASSERT_TRUE(view.isFinished() || finished.wait(120000));

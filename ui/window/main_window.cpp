@@ -186,9 +186,10 @@ void MainWindow::openPair(const RunPair& pair) {
 }
 
 void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& reruns) {
-    m_floorRuns.clear();
+    QStringList floorRuns; // built apart: `reruns` may be m_floorRuns itself (reload)
     for (const QString& run : reruns)
-        m_floorRuns << QFileInfo(run).absoluteFilePath();
+        floorRuns << QFileInfo(run).absoluteFilePath();
+    m_floorRuns = floorRuns;
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
     m_pair = absolute;
