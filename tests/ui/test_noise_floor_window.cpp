@@ -5,6 +5,7 @@
 #include "models/matrix_model.h"
 #include "models/multi_summary_model.h"
 #include "noise_runs.h"
+#include "state/analysis_settings.h"
 #include "ui_test_util.h"
 #include "window/main_window.h"
 #include "window/multi_run_view.h"
@@ -108,6 +109,9 @@ TEST(NoiseFloorWindow, WindowShowsTheNoiseLikeToleratedCellsAndReloadKeepsTheFlo
     EXPECT_EQ(window.floorRuns(), QStringList{rerun});
     EXPECT_TRUE(window.windowTitle().contains(QStringLiteral("noise floor")))
         << window.windowTitle().toStdString();
+    const QString status = toleranceSummary(*window.snapshot()->analysis);
+    EXPECT_TRUE(status.contains(QStringLiteral("over the noise floor of 1 rerun(s): 3 buffer(s)")))
+        << status.toStdString();
     MatrixModel* matrix = window.triageView()->matrixModel();
     QAbstractItemModelTester tester(matrix, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const QModelIndex noise = matrix->indexOf(1, "I");
