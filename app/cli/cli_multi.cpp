@@ -6,6 +6,7 @@
 #include "dumpscope/multi_report.h"
 
 #include <algorithm>
+#include <memory>
 #include <ostream>
 #include <utility>
 
@@ -81,6 +82,14 @@ int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream&
         return 2;
     MultiRunAnalysis m = analyzeCandidates(request.base, candidates, request.options);
     m.floorPairs = std::move(floorPairs);
+    // Each pair is read over the floor exactly as `BASE CANDIDATE --floor …` reads it, so its
+    // section, verdict and exit code are those of the divergences beyond the floor.
+    std::shared_ptr<const NoiseFloor> floor;
+    if (!m.floorPairs.empty()) {
+        floor = std::make_shared<const NoiseFloor>(noiseFloorOf(m));
+        for (auto& an : m.pairs)
+            applyNoiseFloor(an, floor);
+    }
     for (std::size_t k = 0; k < m.pairs.size(); ++k) {
         Analysis& an = m.pairs[k];
         const std::string prefix = "candidate " + std::to_string(k + 1) + ": ";
@@ -88,8 +97,8 @@ int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream&
         // The JSON and reports say what the process returns.
         if (request.strict) an.verdict.exitCode = strictExitCode(an, err, prefix + "error:");
     }
-    if (!m.floorPairs.empty())
-        m.summary = summarizeCandidates(m.pairs, noiseFloorOf(m));
+    if (floor)
+        m.summary = summarizeCandidates(m.pairs, *floor);
     else if (request.strict)
         m.summary = summarizeCandidates(m.pairs);
 

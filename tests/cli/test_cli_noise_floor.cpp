@@ -140,6 +140,17 @@ TEST(CliNoiseFloor, SeveralCandidatesAgainstSeveralReruns) {
     ASSERT_EQ(floor["readings"].size(), 2u);
     EXPECT_EQ(floor["readings"][0]["reading"], "within_floor");
     EXPECT_EQ(floor["readings"][1]["beyond_floor"][0]["reruns_diverged"], 3);
+
+    // Each section is what the pair prints with the same --floor; noise alone exits 0.
+    const auto multi = cli({r.base().string(), noisy, buggy, "--floor", r1, r2, r3});
+    const auto pair = cli({r.base().string(), buggy, "--floor", r1, r2, r3});
+    EXPECT_EQ(pair.exitCode, 1);
+    const auto from = multi.out.find('\n', multi.out.find("##### candidate 2 of 2:")) + 1;
+    const auto to = multi.out.find("\nSUMMARY:");
+    ASSERT_LT(from, to);
+    EXPECT_EQ(multi.out.substr(from, to - from), pair.out);
+    const auto quiet = cli({r.base().string(), noisy, noisy, "--quiet", "--floor", r1, r2, r3});
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.out;
 }
 
 TEST(CliNoiseFloor, BadFloorRunsAreRefusedWithExitTwo) {

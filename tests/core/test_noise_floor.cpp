@@ -158,6 +158,11 @@ TEST(NoiseFloor, NoiseOnlyCandidateIsWithinTheFloorOfSeveralReruns) {
     EXPECT_EQ(s.againstFloor[0].nBeyondFloor, 0u);
     EXPECT_EQ(s.againstFloor[1].reading, FloorReading::beyond_floor) << s.againstFloor[1].text;
     EXPECT_EQ(s.againstFloor[1].excess.front().floor->rerunsDiverged, 3u);
+    // Each pair is read over the floor: the noise is not counted, the stale rows are.
+    EXPECT_EQ(m.pairs[0].verdict.exitCode, 0);
+    EXPECT_EQ(s.candidates[0].rank, 0u);
+    EXPECT_EQ(m.pairs[1].verdict.firstDivergentStep, 2u);
+    EXPECT_EQ(s.exitCode, 1);
     EXPECT_NE(dumpscope::noiseFloorIntro(s).find("3 rerun(s)"), std::string::npos);
 }
 

@@ -103,7 +103,8 @@ MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs,
 MultiRunSummary summarizeCandidates(const std::vector<Analysis>& pairs, const NoiseFloor& floor);
 
 // analyze(base, candidate, options) for each rerun (the floor, when any) and each candidate in
-// turn, then summarizeCandidates.
+// turn, then summarizeCandidates. With reruns, each pair is read over their floor
+// (applyNoiseFloor) before it is summarised, as a pair given --floor is.
 MultiRunAnalysis analyzeCandidates(const std::filesystem::path& base,
                                    const std::vector<std::filesystem::path>& candidates,
                                    const AnalyzeOptions& options = {},

@@ -2,6 +2,7 @@
 #include "dumpscope/verdict.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -78,8 +79,10 @@ FloorComparison compareWithFloor(std::size_t k, const NoiseFloor& floor,
                  ".";
         return f;
     }
-    bool anyUnseen = false;
+    bool anyUnseen = false, anyWithin = false;
     for (const auto& b : cand.buffers) {
+        // A pair already read over the floor (applyNoiseFloor) keeps its noise as within_floor.
+        anyWithin |= !b.pending && b.status == Status::within_floor;
         if (b.pending || !countsAsDivergent(cand, b.status)) continue;
         FloorJudgement j = judgeAgainstFloor(floor, b);
         if (j.within) continue;
@@ -96,7 +99,7 @@ FloorComparison compareWithFloor(std::size_t k, const NoiseFloor& floor,
                                                      std::to_string(f.excess.front().step) + ": " +
                                                      describeAgainstFloor(f.excess.front());
     const auto step = [](std::uint64_t v) { return "step " + std::to_string(v); };
-    if (!cs.firstDivergentStep && cs.divergentBuffers == 0) {
+    if (!cs.firstDivergentStep && cs.divergentBuffers == 0 && !anyWithin) {
         f.reading = FloorReading::equal;
         f.text = who + " does not diverge from the base: nothing beyond the noise floor.";
     } else if (floor.clean()) {
@@ -206,8 +209,14 @@ MultiRunAnalysis analyzeCandidates(const std::filesystem::path& base,
         m.floorPairs.push_back(analyze(base, run, options));
     for (const auto& run : candidates)
         m.pairs.push_back(analyze(base, run, options));
-    m.summary = floorReruns.empty() ? summarizeCandidates(m.pairs)
-                                    : summarizeCandidates(m.pairs, noiseFloorOf(m));
+    if (floorReruns.empty()) {
+        m.summary = summarizeCandidates(m.pairs);
+        return m;
+    }
+    const auto floor = std::make_shared<const NoiseFloor>(noiseFloorOf(m));
+    for (auto& an : m.pairs)
+        applyNoiseFloor(an, floor);
+    m.summary = summarizeCandidates(m.pairs, *floor);
     return m;
 }
 
