@@ -58,10 +58,21 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QStringLiteral("Once the analysis has finished, save the window as PNG and exit."),
         QStringLiteral("FILE.png"));
-    parser.addOptions({demo, schema, screenshot});
+    const QCommandLineOption floor(
+        QStringLiteral("floor"),
+        QStringLiteral("A rerun of RUN_A's build (repeatable): the pair is read over their noise "
+                       "floor."),
+        QStringLiteral("RERUN"));
+    parser.addOptions({demo, schema, screenshot, floor});
     parser.process(app);
 
     const QStringList runs = parser.positionalArguments();
+    if (parser.isSet(floor) && runs.size() != 2) {
+        reportStartupError(QStringLiteral("--floor reads a pair over reruns of RUN_A's build: "
+                                          "give RUN_A and RUN_B"),
+                           platformShowsWindows());
+        return 2;
+    }
     if (runs.size() == 1 || (parser.isSet(demo) && !runs.isEmpty())) {
         reportStartupError(
             QStringLiteral("give two run folders (or a base and several candidates), "
@@ -130,7 +141,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(demo)) {
         if (!window.openDemo()) return 2;
     } else if (runs.size() == 2) {
-        window.openPair({runs[0], runs[1]});
+        window.openPairWithFloor({runs[0], runs[1]}, parser.values(floor));
     } else if (runs.size() > 2) {
         window.openCandidates(runs.front(), runs.mid(1));
     }

@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "cli_floor.h"
 #include "cli_multi.h"
 #include "cli_options.h"
 #include "cli_terminal.h"
@@ -7,6 +8,7 @@
 #include "cli_watch.h"
 #include "dumpscope/analyze.h"
 #include "dumpscope/demo.h"
+#include "dumpscope/noise_floor.h"
 #include "dumpscope/report.h"
 #include "dumpscope/result_cache.h"
 #include "dumpscope/shape.h"
@@ -113,6 +115,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "  dumpscope-cli runs/a runs/b --color always | less -R\n"
         "  dumpscope-cli runs/a runs/b --watch --until-step 100 --settle 2   a line per step as it "
         "lands\n"
+        "  dumpscope-cli runs/a runs/b --floor runs/a2 runs/a3   read over the noise floor of two "
+        "reruns\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
         "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
         "  dumpscope-cli --version\n"
@@ -126,6 +130,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "MORE_RUNS", moreRuns,
         "further candidates: RUN_A is then the base, compared with RUN_B and each of these "
         "(one section per candidate, then a summary ranked by first divergent step)");
+    std::vector<std::string> floorRuns;
+    app.add_option("--floor", floorRuns,
+                   "reruns of RUN_A's build: buffers that differ by no more than their run-to-run "
+                   "noise are within_floor, and the verdict and root cause are the divergences "
+                   "beyond it (several runs: every candidate is read against these reruns)")
+        ->option_text("RERUN…");
     app.add_flag("--json", json,
                  "write the whole report as JSON to stdout (nothing else on stdout)");
     app.add_option("--report", report,
@@ -269,6 +279,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "error: RUN_A and RUN_B are required (see --help)\n";
         return 2;
     }
+    if (compat && !floorRuns.empty()) {
+        err << "error: --reference-compat reproduces the reference script, which has no noise "
+               "floor: not with --floor\n";
+        return 2;
+    }
+    if (watch && !floorRuns.empty()) {
+        err << "error: --watch compares the pair as it lands: not with --floor\n";
+        return 2;
+    }
     if (compat && !moreRuns.empty()) {
         err << "error: --reference-compat compares two runs only\n";
         return 2;
@@ -307,7 +326,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
     if (!moreRuns.empty()) {
         moreRuns.insert(moreRuns.begin(), runB);
-        return runMultiCli({runA, moreRuns, options, json, quiet, strict, report}, out, err);
+        return runMultiCli({runA, moreRuns, options, json, quiet, strict, report, floorRuns}, out,
+                           err);
     }
 
     const ColorMode colorMode = colorText == "always"  ? ColorMode::always
@@ -331,7 +351,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return runWatch(request, out, err);
     }
 
+    std::vector<Analysis> floorPairs;
+    if (!floorRuns.empty() && !analyzeFloorRuns(runA, floorRuns, options, err, floorPairs))
+        return 2;
     Analysis an = analyzeWithProgress(runA, runB, options, err);
+    if (!floorRuns.empty()) {
+        std::vector<const Analysis*> reruns;
+        for (const auto& p : floorPairs)
+            reruns.push_back(&p);
+        applyNoiseFloor(an, std::make_shared<const NoiseFloor>(buildNoiseFloor(reruns)));
+    }
     writeProblems(an, err, warning, error);
     const int code = strict ? strictExitCode(an, err, error) : an.verdict.exitCode;
     an.verdict.exitCode = code; // the JSON and reports say what the process returns

@@ -1,11 +1,14 @@
 #include "cli_multi.h"
 
+#include "cli_floor.h"
 #include "cli_terminal.h"
 #include "cli_text.h"
 #include "dumpscope/multi_report.h"
 
 #include <algorithm>
+#include <memory>
 #include <ostream>
+#include <utility>
 
 namespace dumpscope {
 
@@ -73,7 +76,20 @@ int strictExitCode(const Analysis& an, std::ostream& err, const std::string& err
 int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream& err) {
     std::vector<std::filesystem::path> candidates(request.candidates.begin(),
                                                   request.candidates.end());
+    std::vector<Analysis> floorPairs;
+    if (!request.floorRuns.empty() &&
+        !analyzeFloorRuns(request.base, request.floorRuns, request.options, err, floorPairs))
+        return 2;
     MultiRunAnalysis m = analyzeCandidates(request.base, candidates, request.options);
+    m.floorPairs = std::move(floorPairs);
+    // Each pair is read over the floor exactly as `BASE CANDIDATE --floor …` reads it, so its
+    // section, verdict and exit code are those of the divergences beyond the floor.
+    std::shared_ptr<const NoiseFloor> floor;
+    if (!m.floorPairs.empty()) {
+        floor = std::make_shared<const NoiseFloor>(noiseFloorOf(m));
+        for (auto& an : m.pairs)
+            applyNoiseFloor(an, floor);
+    }
     for (std::size_t k = 0; k < m.pairs.size(); ++k) {
         Analysis& an = m.pairs[k];
         const std::string prefix = "candidate " + std::to_string(k + 1) + ": ";
@@ -81,7 +97,10 @@ int runMultiCli(const MultiCliRequest& request, std::ostream& out, std::ostream&
         // The JSON and reports say what the process returns.
         if (request.strict) an.verdict.exitCode = strictExitCode(an, err, prefix + "error:");
     }
-    if (request.strict) m.summary = summarizeCandidates(m.pairs);
+    if (floor)
+        m.summary = summarizeCandidates(m.pairs, *floor);
+    else if (request.strict)
+        m.summary = summarizeCandidates(m.pairs);
 
     if (request.json) {
         out << multiReportJson(m) << "\n";

@@ -19,6 +19,8 @@ struct MultiCliRequest {
     bool quiet = false;
     bool strict = false;
     std::string report; // "" for none
+    // --floor: reruns of the base's build read as the noise floor; none: the first candidate.
+    std::vector<std::string> floorRuns;
 };
 
 // Returns the exit code: 0 every candidate equal to the base, 1 any diverges, 2 any error.

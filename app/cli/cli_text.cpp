@@ -1,6 +1,7 @@
 #include "cli_text.h"
 
 #include "cli_terminal.h"
+#include "dumpscope/noise_floor.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/verdict.h"
 
@@ -79,6 +80,7 @@ Paint statusPaint(Status status) {
     case Status::equal:
         return Paint::green;
     case Status::within_tolerance:
+    case Status::within_floor:
     case Status::only_in_a:
     case Status::only_in_b:
     case Status::missing:
@@ -143,6 +145,9 @@ std::string bufferLine(const BufferResult& b) {
         return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
     case Status::within_tolerance:
         return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+    case Status::within_floor:
+        return head + "WITHIN THE NOISE FLOOR (" + std::string(kindName(b.kind)) + ") " +
+               diffDetails(b);
     case Status::length_mismatch:
         return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
                " elements; common part: " + diffDetails(b);
@@ -187,6 +192,10 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                         out << "      " << sampleDiffs(b) << "\n";
                         if (auto where = placementSummary(b.stats, b.shape); !where.empty())
                             out << "      shape " << shapeText(b.shape) << ": " << where << "\n";
+                        if (an.noiseFloor)
+                            out << "      against the floor: "
+                                << shown(describeAgainstFloor(judgeAgainstFloor(*an.noiseFloor, b)))
+                                << "\n";
                     }
                     if (!b.shapeError.empty())
                         out << "      (shape not applied: " << shown(b.shapeError) << ")\n";
@@ -239,12 +248,21 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         out << v.text << "\n";
         writeRootCause(an, out, color);
     }
-    std::size_t errors = 0, oneSided = 0, tolerated = 0;
+    std::size_t errors = 0, oneSided = 0, tolerated = 0, withinFloor = 0;
     for (const auto& b : an.buffers) {
         errors += isError(b.status);
         oneSided += isOneSided(b.status);
         tolerated += b.status == Status::within_tolerance;
+        withinFloor += b.status == Status::within_floor;
     }
+    if (an.noiseFloor)
+        out << "\n"
+            << yellow("NOISE FLOOR: " + std::to_string(withinFloor) +
+                      " buffer(s) differ bitwise but within the noise floor of " +
+                      std::to_string(an.noiseFloor->reruns.size()) + " rerun(s) (max|Δ| at most " +
+                      std::to_string(static_cast<int>(kFloorMargin)) +
+                      "× the reruns', kind no more severe): not counted in the verdict.")
+            << "\n";
     if (tolerated)
         out << "\n"
             << yellow(std::to_string(tolerated) +

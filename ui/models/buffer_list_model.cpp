@@ -315,7 +315,7 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
         if (column != StatusColumn) return {};
         if (dumpscope::isDivergent(b.status)) return matrix_colors::divergeText();
         if (dumpscope::isError(b.status)) return matrix_colors::errorText();
-        if (b.status == Status::within_tolerance) return matrix_colors::toleratedText();
+        if (dumpscope::isTolerated(b.status)) return matrix_colors::toleratedText();
         if (b.status == Status::equal) return matrix_colors::equalText();
         return {};
     default:

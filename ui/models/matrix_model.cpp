@@ -148,7 +148,7 @@ QString MatrixModel::toolTip(int row, int column, const dumpscope::GroupCell& ce
         const Status s = analysis.buffers[i].status;
         if (dumpscope::isDivergent(s))
             ++divergent;
-        else if (s == Status::within_tolerance)
+        else if (dumpscope::isTolerated(s))
             ++tolerated;
         else if (dumpscope::isError(s)) {
             ++errors;
@@ -194,7 +194,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const {
         if (c->buffers.empty()) return QStringLiteral("–");
         QString text = QStringLiteral("%1/%2").arg(c->nDivergent).arg(c->buffers.size());
         // Tolerated differences read apart from divergences, as in the reports: "≈n/m".
-        if (c->status == Status::within_tolerance) {
+        if (dumpscope::isTolerated(c->status)) {
             const auto& buffers = m_snapshot->analysis->buffers;
             const auto n = std::count_if(c->buffers.begin(), c->buffers.end(), [&](std::size_t i) {
                 return dumpscope::differsBitwise(buffers[i].status);

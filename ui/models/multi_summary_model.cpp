@@ -5,11 +5,49 @@
 #include "dumpscope/multi_report.h"
 
 #include <QBrush>
+#include <QObject>
+#include <QStringList>
 
 #include <algorithm>
 #include <numeric>
 
 static_assert(MultiSummaryModel::FloorColumn == dumpscope::kMultiSummaryColumns.size());
+
+namespace {
+
+QString cellName(const dumpscope::BufferAt& b) {
+    return QStringLiteral("%1 %2/%3")
+        .arg(b.step)
+        .arg(QString::fromStdString(b.group), QString::fromStdString(b.name));
+}
+
+// "2 buffer(s): 2 I/grad_ln_a_gain_per_row (9.4×10⁵ × the floor), …"
+QString beyondText(const dumpscope::FloorComparison& f) {
+    if (f.nBeyondFloor == 0) return QStringLiteral("—");
+    QStringList cells;
+    for (std::size_t i = 0; i < f.beyondFloor.size() && i < 3; ++i) {
+        const auto& j = f.excess[i];
+        cells << (j.floor ? QObject::tr("%1 (%2 × the floor)")
+                                .arg(cellName(f.beyondFloor[i]),
+                                     QString::fromStdString(dumpscope::floorFactorText(j.factor)))
+                          : QObject::tr("%1 (no noise there)").arg(cellName(f.beyondFloor[i])));
+    }
+    if (f.nBeyondFloor > 3) cells << QStringLiteral("…");
+    return QObject::tr("%n buffer(s): ", nullptr, static_cast<int>(f.nBeyondFloor)) +
+           cells.join(QStringLiteral(", "));
+}
+
+QString beyondToolTip(const dumpscope::FloorComparison& f) {
+    QStringList lines;
+    for (std::size_t i = 0; i < f.beyondFloor.size(); ++i)
+        lines << cellName(f.beyondFloor[i]) + QStringLiteral(": ") +
+                     QString::fromStdString(dumpscope::describeAgainstFloor(f.excess[i]));
+    if (f.nBeyondFloor > f.beyondFloor.size())
+        lines << QObject::tr("… and %1 more").arg(f.nBeyondFloor - f.beyondFloor.size());
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
 
 MultiSummaryModel::MultiSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -82,6 +120,7 @@ QVariant MultiSummaryModel::data(const QModelIndex& index, int role) const {
     const auto* f = floor(k);
     switch (role) {
     case Qt::DisplayRole: {
+        if (index.column() == BeyondFloorColumn) return f ? beyondText(*f) : QStringLiteral("—");
         if (index.column() == FloorColumn)
             return f ? QString::fromUtf8(floorReadingName(f->reading).data())
                      : (k == 0 && m_snapshots.size() > 1 ? tr("the noise floor")
@@ -94,6 +133,7 @@ QVariant MultiSummaryModel::data(const QModelIndex& index, int role) const {
     }
     case Qt::ToolTipRole:
         if (index.column() == FloorColumn && f) return QString::fromStdString(f->text);
+        if (index.column() == BeyondFloorColumn && f && f->nBeyondFloor) return beyondToolTip(*f);
         return data(index, Qt::DisplayRole);
     case Qt::BackgroundRole: {
         if (index.column() != StepColumn || !known) return {};
@@ -114,6 +154,13 @@ QVariant MultiSummaryModel::data(const QModelIndex& index, int role) const {
         return f ? QVariant(QString::fromUtf8(floorReadingName(f->reading).data())) : QVariant();
     case FinishedRole:
         return done;
+    case BeyondFloorRole: {
+        if (!f) return {};
+        QStringList cells;
+        for (const auto& b : f->beyondFloor)
+            cells << cellName(b);
+        return cells;
+    }
     default:
         return {};
     }
@@ -123,6 +170,7 @@ QVariant MultiSummaryModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) {
         if (section == FloorColumn) return tr("against the noise floor");
+        if (section == BeyondFloorColumn) return tr("beyond the floor");
         return QString::fromUtf8(
             dumpscope::kMultiSummaryColumns[static_cast<std::size_t>(section)]);
     }
@@ -136,7 +184,10 @@ QVariant MultiSummaryModel::headerData(int section, Qt::Orientation orientation,
             return tr("The first step at which the candidate differs from the base");
         case FloorColumn:
             return tr("Candidate 1 is taken as a rerun of the base's build: does this candidate "
-                      "diverge earlier or in other buffers than it?");
+                      "diverge earlier, in other buffers or by more than it?");
+        case BeyondFloorColumn:
+            return tr("The step and buffer of each divergence beyond the noise floor, with its "
+                      "max|Δ| as a multiple of the floor's (more than 4× is beyond it)");
         default:
             return tr("As in the pair's own analysis (run A = the base)");
         }

@@ -10,17 +10,26 @@
 
 // One row per candidate of a base-against-several-candidates analysis: the core's summary row
 // (rank, first divergent step, groups, root cause, kind, counts, exit code) and the reading
-// against the noise floor. Rows follow the input order while pairs are being compared and the
-// core's ranking (earliest first divergence first) once every pair has finished.
+// against the noise floor, with the buffers beyond it. Rows follow the input order while pairs are
+// being compared and the core's ranking (earliest first divergence first) once every pair has
+// finished.
 class MultiSummaryModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { RankColumn, CandidateColumn, StepColumn, FloorColumn = 9, ColumnCount };
+    enum Column {
+        RankColumn,
+        CandidateColumn,
+        StepColumn,
+        FloorColumn = 9,
+        BeyondFloorColumn, // the (step, group/buffer) cells beyond the floor, with their factors
+        ColumnCount
+    };
     enum Role {
         CandidateRole = Qt::UserRole + 1, // int: the row's candidate, 0-based input order
         FirstDivergentStepRole,           // qulonglong, or invalid when it does not diverge
         FloorReadingRole,                 // QString floorReadingName, or invalid
         FinishedRole,                     // bool: the pair's analysis has finished
+        BeyondFloorRole, // QStringList "STEP GROUP/BUFFER" beyond the floor, or invalid
     };
 
     explicit MultiSummaryModel(QObject* parent = nullptr);

@@ -1,5 +1,7 @@
 #include "state/analysis_settings.h"
 
+#include "dumpscope/noise_floor.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 
@@ -22,5 +24,13 @@ QString toleranceSummary(const dumpscope::Analysis& analysis) {
     }
     if (analysis.roundingThreshold != dumpscope::kDefaultRoundingThreshold)
         text += tr(", rounding threshold %1").arg(analysis.roundingThreshold, 0, 'g', 6);
+    if (analysis.noiseFloor) {
+        std::size_t within = 0;
+        for (const auto& b : analysis.buffers)
+            within += !b.pending && b.status == dumpscope::Status::within_floor;
+        text += tr(", over the noise floor of %1 rerun(s): %2 buffer(s) within it")
+                    .arg(analysis.noiseFloor->reruns.size())
+                    .arg(within);
+    }
     return text;
 }

@@ -22,5 +22,6 @@ struct AnalysisSettings {
 };
 
 // What an analysis was judged with, in a line for the status bar: "bitwise" or
-// "tolerance atol 1e-06, ulp 4 (verdict bitwise)", plus a non-default rounding threshold.
+// "tolerance atol 1e-06, ulp 4 (verdict bitwise)", plus a non-default rounding threshold and
+// the noise floor the pair was read over.
 QString toleranceSummary(const dumpscope::Analysis& analysis);

@@ -86,7 +86,7 @@ QColor diverge(double maxAbsDelta) {
 
 QBrush cellBrush(Status status, double maxAbsDelta, bool pending) {
     if (dumpscope::isDivergent(status)) return QBrush(diverge(maxAbsDelta));
-    if (status == Status::within_tolerance) return QBrush(withinTolerance());
+    if (dumpscope::isTolerated(status)) return QBrush(withinTolerance());
     if (pending) return QBrush(matrix_colors::pending());
     if (dumpscope::isError(status)) return QBrush(error());
     if (dumpscope::isOneSided(status)) return QBrush(oneSided(), Qt::BDiagPattern);

@@ -58,7 +58,7 @@ void SparklineDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
             painter->fillRect(QRectF(x, area.bottom() - 1, w, 2), matrix_colors::missing());
         } else if (p.nDiff > 0) {
             const double h = std::max(1.0, barHeight(p.nDiff, maxDiff) * area.height());
-            const QColor colour = p.status == dumpscope::Status::within_tolerance
+            const QColor colour = dumpscope::isTolerated(p.status)
                                       ? matrix_colors::withinTolerance()
                                       : matrix_colors::diverge(p.maxAbsDelta);
             painter->fillRect(QRectF(x, area.bottom() + 1 - h, w, h), colour);

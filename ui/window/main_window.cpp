@@ -182,6 +182,14 @@ void MainWindow::updateWatchIndicator() {
 }
 
 void MainWindow::openPair(const RunPair& pair) {
+    openPairWithFloor(pair, {});
+}
+
+void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& reruns) {
+    QStringList floorRuns; // built apart: `reruns` may be m_floorRuns itself (reload)
+    for (const QString& run : reruns)
+        floorRuns << QFileInfo(run).absoluteFilePath();
+    m_floorRuns = floorRuns;
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
     m_pair = absolute;
@@ -189,9 +197,12 @@ void MainWindow::openPair(const RunPair& pair) {
     // Any other pair is, once its run folders turn out to be runs (rememberOpenedPair).
     m_rememberPair = !(m_demoDir && absolute.runA.startsWith(m_demoDir->path()));
     m_startPage->setRunErrors({}, {});
-    setWindowTitle(
-        tr("%1 ↔ %2 — dumpscope")
-            .arg(QDir::toNativeSeparators(absolute.runA), QDir::toNativeSeparators(absolute.runB)));
+    const QString title = m_floorRuns.isEmpty()
+                              ? tr("%1 ↔ %2 — dumpscope")
+                              : tr("%1 ↔ %2 over the noise floor of %n rerun(s) — dumpscope",
+                                   nullptr, static_cast<int>(m_floorRuns.size()));
+    setWindowTitle(title.arg(QDir::toNativeSeparators(absolute.runA),
+                             QDir::toNativeSeparators(absolute.runB)));
     m_triage->clear();
     m_stack->setCurrentWidget(m_triage);
     m_progress->setRange(0, 0);
@@ -259,6 +270,7 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.schema = m_options.schema;
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
+    request.floorRuns = m_floorRuns;
     return request;
 }
 
@@ -296,7 +308,7 @@ void MainWindow::editAnalysisSettings() {
 }
 
 void MainWindow::reload() {
-    if (m_pair) openPair(*m_pair);
+    if (m_pair) openPairWithFloor(*m_pair, m_floorRuns);
 }
 
 void MainWindow::swapRuns() {
@@ -308,6 +320,7 @@ void MainWindow::closePair() {
     m_multi->clear();
     m_watcher->stop();
     m_pair.reset();
+    m_floorRuns.clear();
     m_triage->clear();
     setWindowTitle(QStringLiteral("dumpscope"));
     m_statusLabel->clear();
@@ -318,6 +331,7 @@ void MainWindow::openCandidates(const QString& base, const QStringList& candidat
     m_worker->cancel();
     m_watcher->stop();
     m_pair.reset();
+    m_floorRuns.clear(); // each candidate is read bitwise; candidate 1 is the floor
     m_triage->clear();
     const QString absBase = QFileInfo(base).absoluteFilePath();
     QStringList runs;
@@ -352,6 +366,7 @@ void MainWindow::openCandidatePair(int candidate, quint64 step, const QString& g
     }
     m_worker->cancel();
     m_pair = RunPair{m_multi->base(), m_multi->candidates()[candidate]};
+    m_floorRuns.clear();
     m_triage->clear();
     m_triage->setSnapshot(s);
     if (!group.isEmpty()) m_triage->selectCell(step, group);

@@ -40,6 +40,11 @@ class MainWindow : public QMainWindow {
     ~MainWindow() override;
 
     void openPair(const RunPair& pair);
+    // The pair read over the noise floor of `reruns` (reruns of run A's build): buffers within
+    // it are within_floor, and the verdict is over the divergences beyond it. Reload keeps the
+    // reruns; any other way of opening a pair drops them.
+    void openPairWithFloor(const RunPair& pair, const QStringList& reruns);
+    QStringList floorRuns() const { return m_floorRuns; }
     // Writes the core's demo pair to a temporary directory and opens it; false on failure.
     bool openDemo();
     void reload();
@@ -96,6 +101,7 @@ class MainWindow : public QMainWindow {
     // The base against one candidate in the triage view, from its finished analysis.
     void openCandidatePair(int candidate, quint64 step, const QString& group);
     void openCandidatesDialog();
+    void openFloorDialog();
     // The settings' recent pairs with those still being written in front.
     QList<RunPair> recentPairs() const;
     void updateRecentMenu();
@@ -125,6 +131,7 @@ class MainWindow : public QMainWindow {
     MultiRunView* m_multi = nullptr;
     QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
+    QStringList m_floorRuns; // the open pair's noise floor, absolute; empty: bitwise
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;
     QAction* m_watchAction = nullptr;

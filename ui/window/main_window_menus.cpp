@@ -4,6 +4,7 @@
 #include "window/main_window.h"
 
 #include "dialogs/about_box.h"
+#include "dialogs/open_floor_dialog.h"
 #include "panels/buffer_panel.h"
 #include "state/settings.h"
 #include "window/go_menu.h"
@@ -43,6 +44,7 @@ void MainWindow::createActions() {
     m_recentMenu = file->addMenu(tr("&Recent Pairs"));
     m_recentMenu->setObjectName(QStringLiteral("recentPairsMenu"));
     file->addAction(tr("Open Several &Candidates…"), this, &MainWindow::openCandidatesDialog);
+    file->addAction(tr("Open with a &Noise Floor…"), this, &MainWindow::openFloorDialog);
     m_backToCandidatesAction = file->addAction(tr("&Back to All Candidates"), this, [this] {
         m_stack->setCurrentWidget(m_multi);
         updateActions();
@@ -202,4 +204,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
     m_pair.reset();
     showStartPage();
     m_statusLabel->setText(tr("Run A set; choose or drop run B"));
+}
+
+void MainWindow::openFloorDialog() {
+    OpenFloorDialog dialog(m_settings->lastDirectory(), this);
+    if (m_pair) {
+        dialog.setBase(m_pair->runA);
+        dialog.setCandidate(m_pair->runB);
+        for (const QString& run : m_floorRuns)
+            dialog.addRerun(run);
+    }
+    if (dialog.exec() == QDialog::Accepted)
+        openPairWithFloor({dialog.base(), dialog.candidate()}, dialog.reruns());
 }

@@ -6,6 +6,7 @@
 #include "dumpscope/schema.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -21,6 +22,8 @@ struct AnalysisRequest {
     // Typed shapes by buffer name, as dimension words (parseShapeText's output); they override
     // the schema's.
     std::map<std::string, std::vector<std::string>> shapes;
+    // Reruns of run A's build: the pair is read over their noise floor (empty: bitwise).
+    QStringList floorRuns;
 
     dumpscope::AnalyzeOptions analyzeOptions() const {
         dumpscope::AnalyzeOptions options;
@@ -34,6 +37,6 @@ struct AnalysisRequest {
 
     friend bool operator==(const AnalysisRequest& x, const AnalysisRequest& y) {
         return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
-               x.settings == y.settings && x.shapes == y.shapes;
+               x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns;
     }
 };

@@ -2,6 +2,7 @@
 #include "workers/background_job.h"
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/noise_floor.h"
 #include "dumpscope/result_cache.h"
 
 #include <QMetaObject>
@@ -18,6 +19,7 @@ struct AnalysisWorker::Job : BackgroundJob {
     quint64 sequence = 0;
     std::filesystem::path runA, runB;
     dumpscope::AnalyzeOptions options;
+    std::vector<std::filesystem::path> floorRuns; // reruns of run A's build, or none
     // Set while a progress snapshot is queued for the GUI; the next one waits for it.
     std::atomic<bool> snapshotInFlight{false};
 };
@@ -95,6 +97,8 @@ quint64 AnalysisWorker::start(const AnalysisRequest& request) {
     job->runB = request.runB.toStdString();
     job->options = request.analyzeOptions();
     job->options.cache = cacheFor(request.runA, request.runB);
+    for (const QString& run : request.floorRuns)
+        job->floorRuns.push_back(run.toStdString());
     m_lastRequest = request;
     m_running = true;
     job->thread = std::thread([this, job] { run(job); });
@@ -144,14 +148,59 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
     };
     try {
         const dumpscope::AnalyzeOptions& options = job->options;
-        LiveAnalysis live(dumpscope::plan(job->runA, job->runB, options));
+        // The reruns first: each result of the pair is then read against their floor as it
+        // comes, so no snapshot shows the known noise as a divergence.
+        std::shared_ptr<const dumpscope::NoiseFloor> floor;
+        if (!job->floorRuns.empty()) {
+            std::vector<dumpscope::Analysis> reruns;
+            std::vector<const dumpscope::Analysis*> pointers;
+            auto going = [&](std::size_t, const dumpscope::BufferResult&, std::size_t,
+                             std::size_t) { return !job->stop.load(); };
+            for (const auto& run : job->floorRuns) {
+                reruns.push_back(dumpscope::analyze(job->runA, run, options, going));
+                const dumpscope::Analysis& an = reruns.back();
+                if (job->stop || an.cancelled) {
+                    post([this, seq] {
+                        m_running = false;
+                        emit cancelled(seq);
+                    });
+                    job->exited = true;
+                    return;
+                }
+                if (!an.errorA.empty() || !an.errorB.empty()) {
+                    const QString message =
+                        QStringLiteral("noise floor rerun %1: %2")
+                            .arg(QString::fromStdString(run.string()),
+                                 QString::fromStdString(an.errorB.empty() ? an.errorA : an.errorB));
+                    post([this, seq, message] {
+                        m_running = false;
+                        emit failed(seq, message);
+                    });
+                    job->exited = true;
+                    return;
+                }
+            }
+            for (const auto& an : reruns)
+                pointers.push_back(&an);
+            floor =
+                std::make_shared<const dumpscope::NoiseFloor>(dumpscope::buildNoiseFloor(pointers));
+        }
+        dumpscope::Analysis skeleton = dumpscope::plan(job->runA, job->runB, options);
+        skeleton.noiseFloor = floor;
+        LiveAnalysis live(std::move(skeleton));
         auto first = live.snapshot(0, live.size());
         post([this, seq, first] { emit planned(seq, first); });
 
         auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
                             std::size_t doneCount, std::size_t totalCount) {
             if (job->stop) return false;
-            live.setCompared(index, result);
+            if (floor && dumpscope::becomesWithinFloor(*floor, result, options.verdictTolerance)) {
+                dumpscope::BufferResult within = result;
+                within.status = dumpscope::Status::within_floor;
+                live.setCompared(index, within);
+            } else {
+                live.setCompared(index, result);
+            }
             if (!job->snapshotInFlight.exchange(true)) {
                 auto snapshot = live.snapshot(doneCount, totalCount);
                 post([this, seq, snapshot, job] {
@@ -162,6 +211,7 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             return !job->stop.load();
         };
         dumpscope::Analysis result = dumpscope::analyze(job->runA, job->runB, options, progress);
+        if (floor && !result.cancelled) dumpscope::applyNoiseFloor(result, floor);
         if (job->stop || result.cancelled) {
             post([this, seq] {
                 m_running = false;

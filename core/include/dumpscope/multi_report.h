@@ -21,7 +21,8 @@ inline constexpr std::array<const char*, 9> kMultiSummaryColumns = {
 // say. Raw text (paths and names as they are): each writer escapes it its own way.
 std::array<std::string, kMultiSummaryColumns.size()> multiSummaryRow(const MultiRunSummary& summary,
                                                                      std::size_t k);
-// "the noise floor is candidate 1 (PATH), taken as a rerun of the base's build"
+// "the noise floor is candidate 1 (PATH), taken as a rerun of the base's build", or with reruns
+// given: "the noise floor is the envelope of N rerun(s) of the base's build (PATHS)"
 std::string noiseFloorIntro(const MultiRunSummary& summary);
 
 // {"tool", "version", "base", "exit_code", "candidates": [{"run", …the pair's --json

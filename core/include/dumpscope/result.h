@@ -25,16 +25,22 @@ enum class Status {
     only_in_b,
     error,
     changed_while_reading, // size or modification time changed during the comparison
-    missing, // in the schema, but in neither run at this step (never in a BufferResult list)
+    within_floor, // diverges, but inside the noise floor that reruns of the base's build show
+    missing,      // in the schema, but in neither run at this step (never in a BufferResult list)
 };
 std::string_view statusName(Status s);
 // diverge and length_mismatch: the two runs' bytes differ beyond any tolerance.
 inline bool isDivergent(Status s) {
     return s == Status::diverge || s == Status::length_mismatch;
 }
+// Differs bitwise, but is shown and counted like an accepted difference: within the given
+// tolerance, or within the noise floor.
+inline bool isTolerated(Status s) {
+    return s == Status::within_tolerance || s == Status::within_floor;
+}
 // Any bitwise difference, tolerated or not.
 inline bool differsBitwise(Status s) {
-    return isDivergent(s) || s == Status::within_tolerance;
+    return isDivergent(s) || isTolerated(s);
 }
 // error and changed_while_reading: no trustworthy result for the pair.
 inline bool isError(Status s) {
@@ -43,6 +49,8 @@ inline bool isError(Status s) {
 inline bool isOneSided(Status s) {
     return s == Status::only_in_a || s == Status::only_in_b;
 }
+
+struct NoiseFloor; // noise_floor.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
@@ -197,12 +205,18 @@ struct Analysis {
     double roundingThreshold = kDefaultRoundingThreshold;
     Verdict verdict;
     bool cancelled = false;
+    // The noise floor the pair was read over (applyNoiseFloor), or null: within_floor buffers
+    // are judged against it.
+    std::shared_ptr<const NoiseFloor> noiseFloor;
 };
 
 // Whether a buffer of this status counts as a divergence for the verdict and the matrix:
 // within-tolerance differences do only when the verdict is bitwise.
+inline bool countsAsDivergent(Status s, bool verdictTolerance) {
+    return isDivergent(s) || (s == Status::within_tolerance && !verdictTolerance);
+}
 inline bool countsAsDivergent(const Analysis& an, Status s) {
-    return isDivergent(s) || (s == Status::within_tolerance && !an.verdictTolerance);
+    return countsAsDivergent(s, an.verdictTolerance);
 }
 
 } // namespace dumpscope

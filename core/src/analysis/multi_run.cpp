@@ -2,8 +2,10 @@
 #include "dumpscope/verdict.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace dumpscope {
 
@@ -21,6 +23,8 @@ std::string_view floorReadingName(FloorReading r) {
         return "other_buffers";
     case FloorReading::within_floor:
         return "within_floor";
+    case FloorReading::beyond_floor:
+        return "beyond_floor";
     }
     return "?";
 }
@@ -60,71 +64,75 @@ std::tuple<int, std::uint64_t> rankKey(const CandidateSummary& c) {
     return {2, 0};
 }
 
-using Key = std::tuple<std::uint64_t, std::string, std::string>; // step, group, buffer
-
-FloorComparison compareWithFloor(std::size_t k, const Analysis& floor, const Analysis& cand,
+// `floorName` names the floor in the sentences: "the noise floor (…)".
+FloorComparison compareWithFloor(std::size_t k, const NoiseFloor& floor,
+                                 const std::string& floorName, const Analysis& cand,
                                  const MultiRunSummary& s) {
     FloorComparison f;
     f.candidate = k;
-    const CandidateSummary& fs = s.candidates.front();
     const CandidateSummary& cs = s.candidates[k];
     const std::string who = "candidate " + std::to_string(k + 1) + " (" + cs.run.string() + ")";
-    const std::string floorName = "the noise floor (candidate 1, " + fs.run.string() + ")";
-    if (runError(floor) || runError(cand)) {
+    if (!floor.error.empty() || runError(cand)) {
         f.text = who + " cannot be read against " + floorName + ": " +
-                 std::string(notComparedReason(runError(floor) ? floor : cand)) + ".";
+                 (floor.error.empty() ? std::string(notComparedReason(cand))
+                                      : "a rerun cannot be read: " + floor.error) +
+                 ".";
         return f;
     }
-    // The floor's buffers that were compared as a pair and found not divergent.
-    std::set<Key> floorQuiet;
-    for (const auto& b : floor.buffers)
-        if (!b.pending && !isOneSided(b.status) && !isError(b.status) &&
-            !countsAsDivergent(floor, b.status))
-            floorQuiet.insert({b.step, b.group, b.name});
+    bool anyUnseen = false, anyWithin = false;
     for (const auto& b : cand.buffers) {
-        if (b.pending || !countsAsDivergent(cand, b.status) ||
-            !floorQuiet.count({b.step, b.group, b.name}))
-            continue;
-        if (f.nBeyondFloor++ < kMaxBeyondListed) f.beyondFloor.push_back({b.step, b.group, b.name});
+        // A pair already read over the floor (applyNoiseFloor) keeps its noise as within_floor.
+        anyWithin |= !b.pending && b.status == Status::within_floor;
+        if (b.pending || !countsAsDivergent(cand, b.status)) continue;
+        FloorJudgement j = judgeAgainstFloor(floor, b);
+        if (j.within) continue;
+        anyUnseen |= !j.floor;
+        if (f.nBeyondFloor++ < kMaxBeyondListed) {
+            f.beyondFloor.push_back({b.step, b.group, b.name});
+            f.excess.push_back(std::move(j));
+        }
     }
-    const std::string count =
-        std::to_string(f.nBeyondFloor) + " buffer(s) diverge where the floor's are equal";
-    const std::string first = f.beyondFloor.empty()
-                                  ? std::string()
-                                  : ", first " + f.beyondFloor.front().group + "/" +
-                                        f.beyondFloor.front().name + " at step " +
-                                        std::to_string(f.beyondFloor.front().step);
+    const std::string count = std::to_string(f.nBeyondFloor) + " buffer(s) beyond the floor";
+    const std::string first = f.excess.empty() ? std::string()
+                                               : ", first " + f.excess.front().group + "/" +
+                                                     f.excess.front().name + " at step " +
+                                                     std::to_string(f.excess.front().step) + ": " +
+                                                     describeAgainstFloor(f.excess.front());
     const auto step = [](std::uint64_t v) { return "step " + std::to_string(v); };
-    if (!cs.firstDivergentStep && cs.divergentBuffers == 0) {
+    if (!cs.firstDivergentStep && cs.divergentBuffers == 0 && !anyWithin) {
         f.reading = FloorReading::equal;
         f.text = who + " does not diverge from the base: nothing beyond the noise floor.";
-    } else if (!fs.firstDivergentStep) {
+    } else if (floor.clean()) {
         f.reading = FloorReading::floor_clean;
         f.text = who + " diverges" +
                  (cs.firstDivergentStep ? " from " + step(*cs.firstDivergentStep) : "") +
                  " while " + floorName +
                  " is bit-identical to the base: every divergence is the change's.";
-    } else if (cs.firstDivergentStep && *cs.firstDivergentStep < *fs.firstDivergentStep) {
+    } else if (cs.firstDivergentStep && floor.firstDivergentStep &&
+               *cs.firstDivergentStep < *floor.firstDivergentStep) {
         f.reading = FloorReading::earlier;
         f.text = who + " diverges EARLIER than " + floorName + ": " + step(*cs.firstDivergentStep) +
-                 " against " + step(*fs.firstDivergentStep) + "; " + count + first + ".";
-    } else if (f.nBeyondFloor > 0) {
+                 " against " + step(*floor.firstDivergentStep) + "; " + count + first + ".";
+    } else if (anyUnseen) {
         f.reading = FloorReading::other_buffers;
-        f.text = who + " diverges no earlier than " + floorName + ", which first diverges at " +
-                 step(*fs.firstDivergentStep) + ", but in OTHER buffers: " + count + first + ".";
+        f.text = who + " diverges no earlier than " + floorName +
+                 ", but in OTHER buffers: " + count + first + ".";
+    } else if (f.nBeyondFloor > 0) {
+        f.reading = FloorReading::beyond_floor;
+        f.text = who + " diverges in buffers " + floorName +
+                 " also diverges in, but BEYOND the floor: " + count + first + ".";
     } else {
         f.reading = FloorReading::within_floor;
-        f.text = who + " diverges no earlier than " + floorName + ", which first diverges at " +
-                 step(*fs.firstDivergentStep) +
+        f.text = who + " diverges no earlier than " + floorName +
                  ", and only in buffers the floor also diverges in at the "
-                 "same steps: indistinguishable from run-to-run noise.";
+                 "same steps, by no more than " +
+                 std::to_string(static_cast<int>(kFloorMargin)) +
+                 "× the floor's max|Δ|: indistinguishable from run-to-run noise.";
     }
     return f;
 }
 
-} // namespace
-
-MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
+MultiRunSummary summarizeOnly(const std::vector<const Analysis*>& pairs) {
     MultiRunSummary s;
     for (const Analysis* an : pairs)
         s.candidates.push_back(summarizeOne(*an));
@@ -141,27 +149,74 @@ MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
     }
     for (const auto& c : s.candidates)
         s.exitCode = std::max(s.exitCode, std::min(c.exitCode, 2));
-    if (pairs.size() >= 2)
-        for (std::size_t k = 1; k < pairs.size(); ++k)
-            s.againstFloor.push_back(compareWithFloor(k, *pairs.front(), *pairs[k], s));
+    return s;
+}
+
+std::vector<const Analysis*> pointersTo(const std::vector<Analysis>& pairs) {
+    std::vector<const Analysis*> pointers;
+    for (const auto& an : pairs)
+        pointers.push_back(&an);
+    return pointers;
+}
+
+} // namespace
+
+MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs) {
+    MultiRunSummary s = summarizeOnly(pairs);
+    if (pairs.size() < 2) return s;
+    const NoiseFloor floor = buildNoiseFloor({pairs.front()});
+    const std::string name =
+        "the noise floor (candidate 1, " + s.candidates.front().run.string() + ")";
+    for (std::size_t k = 1; k < pairs.size(); ++k)
+        s.againstFloor.push_back(compareWithFloor(k, floor, name, *pairs[k], s));
     return s;
 }
 
 MultiRunSummary summarizeCandidates(const std::vector<Analysis>& pairs) {
-    std::vector<const Analysis*> pointers;
-    for (const auto& an : pairs)
-        pointers.push_back(&an);
-    return summarizeCandidates(pointers);
+    return summarizeCandidates(pointersTo(pairs));
+}
+
+MultiRunSummary summarizeCandidates(const std::vector<const Analysis*>& pairs,
+                                    const NoiseFloor& floor) {
+    MultiRunSummary s = summarizeOnly(pairs);
+    s.floorReruns = floor.reruns;
+    const std::string name = "the noise floor (" + std::to_string(floor.reruns.size()) +
+                             " rerun(s) of the base's build)";
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+        s.againstFloor.push_back(compareWithFloor(k, floor, name, *pairs[k], s));
+    // An unreadable rerun leaves the candidates unjudged: the process fails as on a bad run.
+    if (!floor.error.empty()) s.exitCode = 2;
+    return s;
+}
+
+MultiRunSummary summarizeCandidates(const std::vector<Analysis>& pairs, const NoiseFloor& floor) {
+    return summarizeCandidates(pointersTo(pairs), floor);
+}
+
+NoiseFloor noiseFloorOf(const MultiRunAnalysis& m) {
+    if (!m.floorPairs.empty()) return buildNoiseFloor(pointersTo(m.floorPairs));
+    if (m.pairs.empty()) return {};
+    return buildNoiseFloor({&m.pairs.front()});
 }
 
 MultiRunAnalysis analyzeCandidates(const std::filesystem::path& base,
                                    const std::vector<std::filesystem::path>& candidates,
-                                   const AnalyzeOptions& options) {
+                                   const AnalyzeOptions& options,
+                                   const std::vector<std::filesystem::path>& floorReruns) {
     MultiRunAnalysis m;
     m.base = base;
+    for (const auto& run : floorReruns)
+        m.floorPairs.push_back(analyze(base, run, options));
     for (const auto& run : candidates)
         m.pairs.push_back(analyze(base, run, options));
-    m.summary = summarizeCandidates(m.pairs);
+    if (floorReruns.empty()) {
+        m.summary = summarizeCandidates(m.pairs);
+        return m;
+    }
+    const auto floor = std::make_shared<const NoiseFloor>(noiseFloorOf(m));
+    for (auto& an : m.pairs)
+        applyNoiseFloor(an, floor);
+    m.summary = summarizeCandidates(m.pairs, *floor);
     return m;
 }
 

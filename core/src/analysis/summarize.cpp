@@ -27,6 +27,8 @@ std::string_view statusName(Status s) {
         return "error";
     case Status::changed_while_reading:
         return "changed_while_reading";
+    case Status::within_floor:
+        return "within_floor";
     case Status::missing:
         return "missing";
     }
@@ -56,11 +58,11 @@ std::string_view decisionCaseName(DecisionCase c) {
 namespace {
 
 // A cell shows its most telling buffer:
-// diverge > error > within tolerance > one-sided > equal > missing.
+// diverge > error > within tolerance or the noise floor > one-sided > equal > missing.
 int rank(Status s) {
     if (isDivergent(s)) return 5;
     if (isError(s)) return 4;
-    if (s == Status::within_tolerance) return 3;
+    if (isTolerated(s)) return 3;
     if (isOneSided(s)) return 2;
     if (s == Status::equal) return 1;
     return 0;

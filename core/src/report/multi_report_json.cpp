@@ -5,6 +5,7 @@
 #include "dumpscope/multi_report.h"
 #include "dumpscope/version.h"
 
+#include "report/floor_json.h"
 #include "report/report_text.h"
 
 #include <nlohmann/json.hpp>
@@ -53,9 +54,13 @@ Json noiseFloor(const MultiRunSummary& s) {
     Json readings = Json::array();
     for (const auto& f : s.againstFloor) {
         Json beyond = Json::array();
-        for (const auto& b : f.beyondFloor)
-            beyond.push_back(
-                {{"step", b.step}, {"group", validUtf8(b.group)}, {"buffer", validUtf8(b.name)}});
+        for (std::size_t i = 0; i < f.beyondFloor.size(); ++i) {
+            const auto& b = f.beyondFloor[i];
+            Json entry = {
+                {"step", b.step}, {"group", validUtf8(b.group)}, {"buffer", validUtf8(b.name)}};
+            if (i < f.excess.size()) entry.update(report::floorMagnitudes(f.excess[i]));
+            beyond.push_back(entry);
+        }
         readings.push_back({{"candidate", f.candidate + 1},
                             {"run", path(s.candidates[f.candidate].run)},
                             {"reading", floorReadingName(f.reading)},
@@ -63,7 +68,15 @@ Json noiseFloor(const MultiRunSummary& s) {
                             {"beyond_floor", beyond},
                             {"text", validUtf8(f.text)}});
     }
-    return {{"candidate", 1}, {"run", path(s.candidates.front().run)}, {"readings", readings}};
+    Json reruns = Json::array();
+    for (const auto& r : s.floorReruns)
+        reruns.push_back(path(r));
+    const bool given = !s.floorReruns.empty();
+    return {{"candidate", given ? Json(nullptr) : Json(1)},
+            {"run", given ? Json(nullptr) : path(s.candidates.front().run)},
+            {"reruns", reruns},
+            {"margin", kFloorMargin},
+            {"readings", readings}};
 }
 
 } // namespace

@@ -37,6 +37,13 @@ std::array<std::string, kMultiSummaryColumns.size()> multiSummaryRow(const Multi
 }
 
 std::string noiseFloorIntro(const MultiRunSummary& summary) {
+    if (!summary.floorReruns.empty()) {
+        std::string runs;
+        for (const auto& r : summary.floorReruns)
+            runs += (runs.empty() ? "" : ", ") + r.string();
+        return "the noise floor is the envelope of " + std::to_string(summary.floorReruns.size()) +
+               " rerun(s) of the base's build (" + runs + ")";
+    }
     return "the noise floor is candidate 1 (" + summary.candidates.front().run.string() +
            "), taken as a rerun of the base's build";
 }

@@ -38,7 +38,7 @@ std::string cellText(const Analysis& analysis, const GroupCell* cell) {
     if (pendingCell(*cell)) return "…";
     const std::string of = "/" + std::to_string(cell->buffers.size());
     if (isDivergent(cell->status)) return std::to_string(cell->nDivergent) + of;
-    if (cell->status == Status::within_tolerance) {
+    if (isTolerated(cell->status)) {
         std::size_t n = 0;
         for (std::size_t i : cell->buffers)
             if (i < analysis.buffers.size() && differsBitwise(analysis.buffers[i].status)) ++n;
@@ -55,7 +55,7 @@ const char* cellClass(const GroupCell* cell) {
     if (!cell || cell->status == Status::missing) return "miss";
     if (pendingCell(*cell)) return "pend";
     if (isDivergent(cell->status)) return "div";
-    if (cell->status == Status::within_tolerance) return "tol";
+    if (isTolerated(cell->status)) return "tol";
     if (cell->status == Status::equal) return "eq";
     if (cell->status == Status::only_in_a) return "onea";
     if (cell->status == Status::only_in_b) return "oneb";
@@ -108,6 +108,7 @@ std::string firstDiffText(const BufferResult& b) {
 std::string kindText(const BufferResult& b) {
     std::string text(kindName(b.kind));
     if (b.status == Status::within_tolerance) text += ", within tolerance";
+    if (b.status == Status::within_floor) text += ", within the noise floor";
     return text;
 }
 
@@ -133,8 +134,7 @@ std::string rootKindText(const Verdict& verdict) {
 }
 
 std::string growthCellText(Status status, std::uint64_t nDiff) {
-    if (differsBitwise(status))
-        return (status == Status::within_tolerance ? "≈" : "") + std::to_string(nDiff);
+    if (differsBitwise(status)) return (isTolerated(status) ? "≈" : "") + std::to_string(nDiff);
     if (status == Status::equal) return "=";
     if (status == Status::missing) return "—";
     if (status == Status::only_in_a) return "A only";

@@ -9,6 +9,7 @@
 #include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
+#include "report/floor_json.h"
 #include "report/report_text.h"
 
 #include <nlohmann/json.hpp>
@@ -92,8 +93,13 @@ bool compared(const BufferResult& b) {
     return !b.pending && !isOneSided(b.status) && !isError(b.status);
 }
 
-Json buffer(const BufferResult& b) {
+Json buffer(const BufferResult& b, const NoiseFloor* floor) {
     const auto& s = b.stats;
+    // A buffer read over a noise floor carries its magnitudes against the floor's, so a
+    // within_floor buffer hides nothing.
+    Json againstFloor = nullptr;
+    if (floor && compared(b) && differsBitwise(b.status))
+        againstFloor = report::floorMagnitudes(judgeAgainstFloor(*floor, b));
     return {{"name", validUtf8(b.name)},
             {"file", validUtf8(b.fileName)},
             {"dtype", dtypeName(b.dtype)},
@@ -123,7 +129,8 @@ Json buffer(const BufferResult& b) {
             {"placement", nullIfEmpty(placementSummary(s, b.shape))},
             {"first_diffs", diffs(b, s.firstDiffs)},
             {"largest_diffs", diffs(b, s.largestDiffs)},
-            {"histograms", histograms(s)}};
+            {"histograms", histograms(s)},
+            {"against_floor", againstFloor}};
 }
 
 Json stepJson(const Analysis& analysis, const StepResult& step) {
@@ -131,7 +138,8 @@ Json stepJson(const Analysis& analysis, const StepResult& step) {
     for (const auto& cell : step.cells) {
         Json buffers = Json::array();
         for (std::size_t i : cell.buffers)
-            if (i < analysis.buffers.size()) buffers.push_back(buffer(analysis.buffers[i]));
+            if (i < analysis.buffers.size())
+                buffers.push_back(buffer(analysis.buffers[i], analysis.noiseFloor.get()));
         groups.push_back({{"id", validUtf8(cell.group)},
                           {"status", statusName(cell.status)},
                           {"n_divergent", cell.nDivergent},
@@ -324,6 +332,7 @@ std::string reportJson(const Analysis& analysis) {
         {"unclassified", strings(analysis.unclassified)},
         {"warnings", strings(analysis.warnings)},
         {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},
+        {"noise_floor", report::pairNoiseFloor(analysis)},
     };
     addRootSources(doc["root_cause"], analysis);
     // Every string is valid UTF-8 by now; dump()'s strict mode would throw if one were not,
