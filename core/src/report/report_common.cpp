@@ -3,6 +3,7 @@
 #include "report/report_text.h"
 
 #include "dumpscope/shape.h"
+#include "dumpscope/tolerance_to_pass.h"
 
 #include <algorithm>
 
@@ -109,6 +110,11 @@ std::string kindText(const BufferResult& b) {
     std::string text(kindName(b.kind));
     if (b.status == Status::within_tolerance) text += ", within tolerance";
     return text;
+}
+
+std::string toPassText(const BufferResult& b) {
+    const auto t = toleranceToPass(b);
+    return t ? toleranceToPassText(*t) : std::string();
 }
 
 std::string toleranceText(const Analysis& analysis) {
