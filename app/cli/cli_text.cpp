@@ -2,6 +2,7 @@
 
 #include "cli_terminal.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 
 #include <cmath>
@@ -55,6 +56,13 @@ std::string diffDetails(const BufferResult& b) {
         line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
     if (s.signedZeroDiffs) line += ", ±0 only " + std::to_string(s.signedZeroDiffs);
     return line;
+}
+
+// The smallest --atol, --rtol and --ulp that would each alone make the buffer within tolerance,
+// at the end of its line (nothing for a buffer no tolerance could change).
+std::string toPassText(const BufferResult& b) {
+    const auto t = toleranceToPass(b);
+    return t ? ", to pass: " + toleranceToPassText(*t) : std::string();
 }
 
 std::string shapeText(const std::vector<std::uint64_t>& dims) {
@@ -130,9 +138,11 @@ std::string bufferLine(const BufferResult& b) {
     case Status::equal:
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";
     case Status::diverge:
-        return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+        return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b) +
+               toPassText(b);
     case Status::within_tolerance:
-        return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+        return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b) +
+               toPassText(b);
     case Status::length_mismatch:
         return head + "LENGTH MISMATCH A=" + std::to_string(s.nA) + " B=" + std::to_string(s.nB) +
                " elements; common part: " + diffDetails(b);
