@@ -25,6 +25,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dumpscope {
@@ -133,50 +134,41 @@ Pair makePair(DType t, Case c, std::size_t n, std::mt19937_64& rng) {
 std::uint64_t outside(DType t, const Pair& p, const Tolerance& tol) {
     return compareMemory(t, p.a.data(), p.a.size(), p.b.data(), p.b.size(), tol).outsideTolerance;
 }
-Tolerance atolOf(double v) {
-    Tolerance t;
-    t.atol = v;
-    return t;
-}
-Tolerance rtolOf(double v) {
-    Tolerance t;
-    t.rtol = v;
-    return t;
-}
-Tolerance ulpOf(std::uint64_t v) {
-    Tolerance t;
-    t.ulp = v;
-    return t;
+
+// `v` passes and the next smaller value does not; nullopt: not even the option's largest does.
+template <typename T, typename Make>
+void expectSmallest(DType t, const Pair& p, const char* name, const std::optional<T>& v, T largest,
+                    Make make) {
+    if (!v) {
+        EXPECT_GT(outside(t, p, make(largest)), 0u) << name << " none";
+        return;
+    }
+    EXPECT_EQ(outside(t, p, make(*v)), 0u) << name << " " << *v;
+    if (*v == 0) return;
+    T below;
+    if constexpr (std::is_floating_point_v<T>)
+        below = std::nextafter(*v, T{0});
+    else
+        below = *v - 1;
+    EXPECT_GT(outside(t, p, make(below)), 0u) << name << " below " << *v;
 }
 
-// Each value passes and the next smaller one does not; none: the option's largest does not.
 void expectSmallestThatPasses(DType t, const Pair& p, const ToleranceToPass& pass) {
-    if (pass.atol) {
-        EXPECT_EQ(outside(t, p, atolOf(*pass.atol)), 0u) << "atol " << *pass.atol;
-        if (*pass.atol > 0) {
-            EXPECT_GT(outside(t, p, atolOf(std::nextafter(*pass.atol, 0.0))), 0u)
-                << "below atol " << *pass.atol;
-        }
-    } else {
-        EXPECT_GT(outside(t, p, atolOf(kAtolRange.max)), 0u) << "atol none";
-    }
-    if (pass.rtol) {
-        EXPECT_EQ(outside(t, p, rtolOf(*pass.rtol)), 0u) << "rtol " << *pass.rtol;
-        if (*pass.rtol > 0) {
-            EXPECT_GT(outside(t, p, rtolOf(std::nextafter(*pass.rtol, 0.0))), 0u)
-                << "below rtol " << *pass.rtol;
-        }
-    } else {
-        EXPECT_GT(outside(t, p, rtolOf(kRtolRange.max)), 0u) << "rtol none";
-    }
-    if (pass.ulp) {
-        EXPECT_EQ(outside(t, p, ulpOf(*pass.ulp)), 0u) << "ulp " << *pass.ulp;
-        if (*pass.ulp > 0) {
-            EXPECT_GT(outside(t, p, ulpOf(*pass.ulp - 1)), 0u) << "below ulp " << *pass.ulp;
-        }
-    } else {
-        EXPECT_GT(outside(t, p, ulpOf(kUlpRange.max)), 0u) << "ulp none";
-    }
+    expectSmallest(t, p, "atol", pass.atol, kAtolRange.max, [](double v) {
+        Tolerance tol;
+        tol.atol = v;
+        return tol;
+    });
+    expectSmallest(t, p, "rtol", pass.rtol, kRtolRange.max, [](double v) {
+        Tolerance tol;
+        tol.rtol = v;
+        return tol;
+    });
+    expectSmallest(t, p, "ulp", pass.ulp, kUlpRange.max, [](std::uint64_t v) {
+        Tolerance tol;
+        tol.ulp = v;
+        return tol;
+    });
 }
 
 class ToleranceToPassTest : public ::testing::Test {
