@@ -24,6 +24,7 @@ struct UlpLanes {
 };
 struct UlpStep {
     __m256i ulp, eq, high; // eq: all ones where the bits are equal; high: the larger magnitude
+    __m256i magB;          // |b|'s bits
     int differ;            // bit k: element k differs
 };
 
@@ -38,6 +39,7 @@ __attribute__((target("avx2"))) inline UlpStep ulpStep(__m256i x, __m256i y, std
     const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
     UlpStep r;
     r.high = _mm256_max_epu32(mx, my);
+    r.magB = my;
     const __m256i apart = _mm256_sub_epi32(r.high, _mm256_min_epu32(mx, my));
     const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), _mm256_set1_epi32(1));
     const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
@@ -227,20 +229,21 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     __m256 maxAbs = zero, minAbs = infinity;
     // maxRel in double; relBound, the largest float not above it, filters the lanes to divide:
     // a lane with |Δ| / scale > maxRel has |Δ| > relBound * scale, and the rounded product
-    // never exceeds |Δ| then (rounding is monotonic and |Δ| is a float).
-    __m256d maxRel = _mm256_setzero_pd();
+    // never exceeds |Δ| then (rounding is monotonic and |Δ| is a float). maxRel and rtol are
+    // scalars, read only where a lane is let through: the loop keeps its registers for the
+    // bounds (as vectors they pushed a bound out to the stack, a load per 8 elements).
+    double maxRel = 0;
     __m256 relBound = zero;
     // The smallest rtol to pass in double, and rtolBound, the largest float not above it: a
     // lane with |Δ| < rtolBound * |b| in float passes rtol * |b| in double (|Δ| is a float, so
     // if the rounded product exceeds it the exact product does: rounding to nearest could not
     // pass over |Δ|; and rtol >= rtolBound). The other lanes are tested in double.
-    __m256d rtolLanes = _mm256_set1_pd(rtol);
     __m256 rtolBound = _mm256_set1_ps(floatAtMost(rtol));
     std::uint64_t candidates = 0, outside = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
-        const auto [ulp, eq, high, differ] = ulpStep(x, y, i, lanes, out);
+        const auto [ulp, eq, high, magB, differ] = ulpStep(x, y, i, lanes, out);
 
         // Equal lanes give |Δ| 0, which leaves the maximum of a block with a difference as it is.
         const __m256 absDelta =
@@ -251,7 +254,7 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
         signedZero =
             _mm256_sub_epi32(signedZero, _mm256_andnot_si256(eq, _mm256_castps_si256(isZero)));
         _mm256_store_ps(out.absDeltaF + i, absDelta);
-        const __m256 absY = _mm256_and_ps(_mm256_castsi256_ps(y), absMask);
+        const __m256 absY = _mm256_castsi256_ps(magB);
         if (tolerance) {
             const int zeroBits = _mm256_movemask_ps(isZero);
             const int ulpOk = _mm256_movemask_ps(
@@ -289,25 +292,25 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
         const __m256 may = _mm256_andnot_ps(isZero, _mm256_or_ps(mayRel, mayRtol));
         if (_mm256_movemask_ps(may)) [[unlikely]] {
             const __m256d zeroD = _mm256_setzero_pd();
+            __m256d rel = _mm256_set1_pd(maxRel);
             for (int h = 0; h < 2; ++h) {
                 const __m256d d = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(absDelta, 1)
                                                     : _mm256_castps256_ps128(absDelta));
                 const __m256d s = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(scale, 1)
                                                     : _mm256_castps256_ps128(scale));
-                maxRel = _mm256_max_pd(maxRel, _mm256_and_pd(_mm256_div_pd(d, s),
-                                                             _mm256_cmp_pd(s, zeroD, _CMP_GT_OQ)));
+                rel = _mm256_max_pd(
+                    rel, _mm256_and_pd(_mm256_div_pd(d, s), _mm256_cmp_pd(s, zeroD, _CMP_GT_OQ)));
                 const __m256d absB = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(absY, 1)
                                                        : _mm256_castps256_ps128(absY));
-                const __m256d raises = _mm256_cmp_pd(d, _mm256_mul_pd(rtolLanes, absB), _CMP_GT_OQ);
-                if (const int raised = _mm256_movemask_pd(raises)) {
+                const __m256d raises =
+                    _mm256_cmp_pd(d, _mm256_mul_pd(_mm256_set1_pd(rtol), absB), _CMP_GT_OQ);
+                if (const int raised = _mm256_movemask_pd(raises))
                     raiseRtolLanes(rtol, d, absB, raised);
-                    rtolLanes = _mm256_set1_pd(rtol);
-                }
             }
-            alignas(32) double rel[4];
-            _mm256_store_pd(rel, maxRel);
-            relBound = _mm256_set1_ps(
-                floatAtMost(std::max(std::max(rel[0], rel[1]), std::max(rel[2], rel[3]))));
+            alignas(32) double rel4[4];
+            _mm256_store_pd(rel4, rel);
+            maxRel = std::max(std::max(rel4[0], rel4[1]), std::max(rel4[2], rel4[3]));
+            relBound = _mm256_set1_ps(floatAtMost(maxRel));
             rtolBound = _mm256_set1_ps(floatAtMost(rtol));
         }
     }
@@ -316,11 +319,9 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     finishUlpLanes(lanes, n, out);
     alignas(32) std::uint32_t sz32[8];
     alignas(32) float abs32[8], minAbs32[8];
-    alignas(32) double rel64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(sz32), signedZero);
     _mm256_store_ps(abs32, maxAbs);
     _mm256_store_ps(minAbs32, minAbs);
-    _mm256_store_pd(rel64, maxRel);
     float maxAbsF = 0, minAbsF = __builtin_inff();
     for (int k = 0; k < 8; ++k) {
         out.signedZero += sz32[k];
@@ -329,7 +330,7 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     }
     out.maxAbs = out.nDiff ? static_cast<double>(maxAbsF) : -1.0;
     out.minAbs = static_cast<double>(minAbsF);
-    out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
+    out.maxRel = maxRel;
     out.rtolToPass = rtol;
 }
 
