@@ -286,10 +286,13 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
         // The scale max(|a|, |b|) is the larger magnitude, whose bits order like its value.
         const __m256 scale = _mm256_castsi256_ps(high);
         // raiseMaxRelative (schema/element_traits.h) on eight float lanes, divided in double,
-        // and raiseRtolToPass on the lanes rtolBound does not clear: one branch for both.
-        const __m256 mayRel = _mm256_cmp_ps(absDelta, _mm256_mul_ps(relBound, scale), _CMP_GE_OQ);
-        const __m256 mayRtol = _mm256_cmp_ps(absDelta, _mm256_mul_ps(rtolBound, absY), _CMP_NLT_UQ);
-        const __m256 may = _mm256_andnot_ps(isZero, _mm256_or_ps(mayRel, mayRtol));
+        // and raiseRtolToPass on the lanes rtolBound does not clear: one branch for both, and
+        // one compare, against the smaller of the two products (a lane is let through when it
+        // is not below either). Only rtolBound * |b| can be NaN (rtol +Inf, |b| 0: nothing left
+        // to raise); min_ps then gives the other product.
+        const __m256 limit =
+            _mm256_min_ps(_mm256_mul_ps(rtolBound, absY), _mm256_mul_ps(relBound, scale));
+        const __m256 may = _mm256_andnot_ps(isZero, _mm256_cmp_ps(absDelta, limit, _CMP_NLT_UQ));
         if (_mm256_movemask_ps(may)) [[unlikely]] {
             const __m256d zeroD = _mm256_setzero_pd();
             __m256d rel = _mm256_set1_pd(maxRel);
