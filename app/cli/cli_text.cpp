@@ -3,6 +3,7 @@
 #include "cli_terminal.h"
 #include "dumpscope/noise_floor.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 
 #include <cmath>
@@ -56,6 +57,13 @@ std::string diffDetails(const BufferResult& b) {
         line += ", Inf A/B " + std::to_string(s.infA) + "/" + std::to_string(s.infB);
     if (s.signedZeroDiffs) line += ", ±0 only " + std::to_string(s.signedZeroDiffs);
     return line;
+}
+
+// The smallest --atol, --rtol and --ulp that would each alone make the buffer within tolerance,
+// at the end of its line (nothing for a buffer no tolerance could change).
+std::string toPassText(const BufferResult& b) {
+    const auto t = toleranceToPass(b);
+    return t ? ", to pass: " + toleranceToPassText(*t) : std::string();
 }
 
 std::string shapeText(const std::vector<std::uint64_t>& dims) {
@@ -142,9 +150,11 @@ std::string bufferLine(const BufferResult& b) {
     case Status::equal:
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";
     case Status::diverge:
-        return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+        return head + "DIVERGE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b) +
+               toPassText(b);
     case Status::within_tolerance:
-        return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b);
+        return head + "WITHIN TOLERANCE (" + std::string(kindName(b.kind)) + ") " + diffDetails(b) +
+               toPassText(b);
     case Status::within_floor:
         return head + "WITHIN THE NOISE FLOOR (" + std::string(kindName(b.kind)) + ") " +
                diffDetails(b);

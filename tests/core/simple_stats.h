@@ -17,6 +17,27 @@
 
 namespace dumpscope::test {
 
+// The smallest rtol with which |Δ| <= 0 + rtol * |b| holds in double, by bisection over the
+// non-negative doubles' bits (they order like their values): BufferStats::rtolToPass's
+// contract, written without its formula. +Inf when none does (|b| == 0); 0 for a |Δ| of 0
+// (+0 vs -0), which passes any tolerance.
+inline double smallestRtol(double delta, double absB) {
+    if (delta == 0) return 0;
+    const auto passes = [&](std::uint64_t bits) {
+        return delta <= 0.0 + std::bit_cast<double>(bits) * absB;
+    };
+    std::uint64_t lo = 0, hi = std::bit_cast<std::uint64_t>(HUGE_VAL);
+    if (!passes(hi)) return INFINITY;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (passes(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return std::bit_cast<double>(lo);
+}
+
 // The simple path: one element at a time, every rule taken from dtype.h / stats.h's contract.
 inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a,
                                const std::vector<unsigned char>& b, const Tolerance& tol) {
@@ -68,8 +89,9 @@ inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a,
         if (tol.any() && !(nanX && nanY)) {
             bool within = !std::isnan(delta);
             if (within && delta != 0) {
-                if (tol.atol || tol.rtol)
+                if (tol.atol || tol.rtol) // an infinite |Δ| passes neither
                     within =
+                        !std::isinf(delta) &&
                         delta <= tol.atol.value_or(0.0) + tol.rtol.value_or(0.0) * std::fabs(vy);
                 if (tol.ulp) within = within && ulp && *ulp <= *tol.ulp;
             }
@@ -84,6 +106,8 @@ inline BufferStats simpleStats(DType t, const std::vector<unsigned char>& a,
         s.maxRelDelta = std::max(s.maxRelDelta, std::isinf(delta) ? INFINITY
                                                 : scale > 0       ? delta / scale
                                                                   : 0.0);
+        s.rtolToPass = std::max(s.rtolToPass,
+                                std::isinf(delta) ? INFINITY : smallestRtol(delta, std::fabs(vy)));
         all.push_back(d);
     }
     std::stable_sort(all.begin(), all.end(),
@@ -118,6 +142,7 @@ inline void expectSameStats(const BufferStats& fast, const BufferStats& simple) 
     EXPECT_EQ(bitsOf(fast.maxAbsDelta), bitsOf(simple.maxAbsDelta));
     EXPECT_EQ(fast.maxAbsDeltaIndex, simple.maxAbsDeltaIndex);
     EXPECT_EQ(bitsOf(fast.maxRelDelta), bitsOf(simple.maxRelDelta));
+    EXPECT_EQ(bitsOf(fast.rtolToPass), bitsOf(simple.rtolToPass));
     EXPECT_EQ(fast.maxUlp, simple.maxUlp);
     EXPECT_EQ(fast.nanA, simple.nanA);
     EXPECT_EQ(fast.nanB, simple.nanB);

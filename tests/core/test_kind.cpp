@@ -130,6 +130,18 @@ TEST(Tolerance, NumpyRuleUlpRuleAndBoth) {
         compareMemory(DType::f32, std::vector<float>{NAN}.data(), 4, std::vector<float>{1.f}.data(),
                       4, Tolerance{1e30, std::nullopt, std::nullopt});
     EXPECT_EQ(nan.outsideTolerance, 1u); // NaN against a number is never tolerated
+    // Nor is an infinite |Δ| by atol or rtol, even where rtol * |B| is infinite too (B Inf, or a
+    // product past the largest double); by ULP, Inf is one above the largest float.
+    const std::vector<float> finite{1.0f, 3.4028235e38f, -1.0f}, inf{INFINITY, INFINITY, -INFINITY};
+    for (const Tolerance& t :
+         {Tolerance{1e300, std::nullopt, std::nullopt}, Tolerance{std::nullopt, 1e-6, std::nullopt},
+          Tolerance{std::nullopt, 1e300, std::nullopt}})
+        EXPECT_EQ(compareMemory(DType::f32, finite.data(), 12, inf.data(), 12, t).outsideTolerance,
+                  3u);
+    EXPECT_EQ(compareMemory(DType::f32, finite.data() + 1, 4, inf.data() + 1, 4,
+                            Tolerance{std::nullopt, std::nullopt, 1})
+                  .outsideTolerance,
+              0u);
 }
 
 TEST(Tolerance, WithinToleranceStatusAndTheVerdict) {

@@ -55,6 +55,7 @@ void checkSameStats(const BufferStats& x, const BufferStats& y) {
     check(x.firstDiff == y.firstDiff && x.lastDiff == y.lastDiff);
     check(same(x.maxAbsDelta, y.maxAbsDelta) && x.maxAbsDeltaIndex == y.maxAbsDeltaIndex);
     check(same(x.maxRelDelta, y.maxRelDelta) && x.maxUlp == y.maxUlp);
+    check(same(x.rtolToPass, y.rtolToPass));
     check(x.nanA == y.nanA && x.nanB == y.nanB && x.infA == y.infA && x.infB == y.infB);
     check(x.signedZeroDiffs == y.signedZeroDiffs && x.hashA == y.hashA && x.hashB == y.hashB);
     check(x.firstDiffs.size() == y.firstDiffs.size() &&

@@ -2,6 +2,8 @@
 
 #include "widgets/matrix_colors.h"
 
+#include "dumpscope/tolerance_to_pass.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -31,6 +33,26 @@ std::uint64_t nanInfTotal(const BufferResult& b) {
 
 QString number(double v) {
     return QString::number(v, 'g', 4);
+}
+
+// A column's value to pass: the exact text (it can be typed as the tolerance), "none", or empty
+// where no tolerance changes the status; sorted as the value, "none" above every value and the
+// empty ones below.
+enum class ToPass { atol, rtol, ulp };
+QString toPassDisplay(const BufferResult& b, ToPass which) {
+    const auto t = dumpscope::toleranceToPass(b);
+    if (!t) return QString();
+    const std::string text = which == ToPass::atol   ? dumpscope::toPassValueText(t->atol)
+                             : which == ToPass::rtol ? dumpscope::toPassValueText(t->rtol)
+                                                     : dumpscope::toPassValueText(t->ulp);
+    return QString::fromStdString(text);
+}
+double toPassSortKey(const BufferResult& b, ToPass which) {
+    const auto t = dumpscope::toleranceToPass(b);
+    if (!t) return -1.0;
+    if (which == ToPass::ulp) return t->ulp ? static_cast<double>(*t->ulp) : HUGE_VAL;
+    const auto& v = which == ToPass::atol ? t->atol : t->rtol;
+    return v ? *v : HUGE_VAL;
 }
 
 QString statusText(const BufferResult& b) {
@@ -223,6 +245,12 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
         return number(s.maxRelDelta);
     case MaxUlpColumn:
         return dumpscope::isFloat(b.dtype) ? QString::number(s.maxUlp) : QStringLiteral("–");
+    case AtolToPassColumn:
+        return toPassDisplay(b, ToPass::atol);
+    case RtolToPassColumn:
+        return toPassDisplay(b, ToPass::rtol);
+    case UlpToPassColumn:
+        return toPassDisplay(b, ToPass::ulp);
     case NanInfColumn:
         if (nanInfTotal(b) == 0) return QStringLiteral("–");
         return QStringLiteral("NaN %1/%2 · Inf %3/%4")
@@ -266,6 +294,12 @@ QVariant BufferListModel::sortKey(const BufferResult& b, int column) const {
         return std::isnan(s.maxRelDelta) ? HUGE_VAL : s.maxRelDelta;
     case MaxUlpColumn:
         return static_cast<qulonglong>(s.maxUlp);
+    case AtolToPassColumn:
+        return toPassSortKey(b, ToPass::atol);
+    case RtolToPassColumn:
+        return toPassSortKey(b, ToPass::rtol);
+    case UlpToPassColumn:
+        return toPassSortKey(b, ToPass::ulp);
     case NanInfColumn:
         return static_cast<qulonglong>(nanInfTotal(b));
     case KindColumn:
@@ -326,10 +360,11 @@ QVariant BufferListModel::data(const QModelIndex& index, int role) const {
 QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const titles[ColumnCount] = {
-        QT_TR_NOOP("Buffer"),    QT_TR_NOOP("Type"),    QT_TR_NOOP("Elements"),
-        QT_TR_NOOP("Differing"), QT_TR_NOOP("Diff %"),  QT_TR_NOOP("Max |Δ|"),
-        QT_TR_NOOP("Max rel Δ"), QT_TR_NOOP("Max ULP"), QT_TR_NOOP("NaN/Inf (A/B)"),
-        QT_TR_NOOP("Kind"),      QT_TR_NOOP("Growth"),  QT_TR_NOOP("Shape"),
+        QT_TR_NOOP("Buffer"),       QT_TR_NOOP("Type"),        QT_TR_NOOP("Elements"),
+        QT_TR_NOOP("Differing"),    QT_TR_NOOP("Diff %"),      QT_TR_NOOP("Max |Δ|"),
+        QT_TR_NOOP("Max rel Δ"),    QT_TR_NOOP("Max ULP"),     QT_TR_NOOP("atol to pass"),
+        QT_TR_NOOP("rtol to pass"), QT_TR_NOOP("ULP to pass"), QT_TR_NOOP("NaN/Inf (A/B)"),
+        QT_TR_NOOP("Kind"),         QT_TR_NOOP("Growth"),      QT_TR_NOOP("Shape"),
         QT_TR_NOOP("Status")};
     static const char* const tips[ColumnCount] = {
         QT_TR_NOOP("Buffer name in the schema (unclassified files: the name in the file)"),
@@ -340,6 +375,13 @@ QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Largest |A − B| over the buffer"),
         QT_TR_NOOP("Largest |A − B| / max(|A|, |B|)"),
         QT_TR_NOOP("Largest distance in units in the last place"),
+        QT_TR_NOOP("The smallest absolute tolerance (--atol) that alone would make this buffer "
+                   "within tolerance; none: no value would (a NaN or Inf mismatch)"),
+        QT_TR_NOOP("The smallest relative tolerance (--rtol) that alone would make this buffer "
+                   "within tolerance; none: no value would (a NaN or Inf mismatch, or B is 0 "
+                   "where A is not)"),
+        QT_TR_NOOP("The smallest ULP distance (--ulp) that alone would make this buffer within "
+                   "tolerance; none: no value would (a NaN mismatch)"),
         QT_TR_NOOP("NaN and Inf counts in run A / run B"),
         QT_TR_NOOP("What kind of divergence: rounding, numeric, discrete, permuted, …"),
         QT_TR_NOOP("Differing elements at every step (log scale), this row's step outlined; "

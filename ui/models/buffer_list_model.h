@@ -25,6 +25,11 @@ class BufferListModel : public QAbstractTableModel {
         MaxAbsDeltaColumn,
         MaxRelDeltaColumn,
         MaxUlpColumn,
+        // The smallest --atol, --rtol, --ulp that would each alone make the buffer within
+        // tolerance ("none" when no value would; empty where no tolerance changes the status).
+        AtolToPassColumn,
+        RtolToPassColumn,
+        UlpToPassColumn,
         NanInfColumn,
         KindColumn,
         GrowthColumn, // differing count per step across the analysis (SparklineDelegate)

@@ -205,6 +205,10 @@ struct BufferStats {
     std::uint64_t nanPayloadDiffs = 0;     // NaN on both sides, other bits
     std::uint64_t nonFiniteMismatches = 0; // NaN or Inf on one side only
     std::uint64_t outsideTolerance = 0;    // differences a Tolerance does not allow
+    // The smallest rtol that alone lets every difference whose |Δ| is a number pass: the
+    // largest of each one's (rtolToPass in schema/element_traits.h); +Inf when one has |B| = 0
+    // or an infinite |Δ|. toleranceToPass() (tolerance_to_pass.h) reads it.
+    double rtolToPass = 0;
     // Order-independent hashes of the differing elements of each side (two lanes): equal
     // when the sides hold the same values in another order.
     std::array<std::uint64_t, 2> multisetA{}, multisetB{};

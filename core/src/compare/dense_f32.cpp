@@ -1,7 +1,9 @@
 // The dense float32 kernels behind denseF32 (dense_f32.h): the ULP distances, |Δ| in double
-// or float32, the tolerance and the multiset hashes, 8 elements at a time with AVX2.
+// or float32, the tolerance, the smallest rtol to pass and the multiset hashes, 8 elements at a
+// time with AVX2.
 #include "compare/dense_f32.h"
 #include "compare/multiset_hash.h"
+#include "schema/element_traits.h"
 
 #include <algorithm>
 
@@ -22,6 +24,7 @@ struct UlpLanes {
 };
 struct UlpStep {
     __m256i ulp, eq, high; // eq: all ones where the bits are equal; high: the larger magnitude
+    __m256i magB;          // |b|'s bits
     int differ;            // bit k: element k differs
 };
 
@@ -36,6 +39,7 @@ __attribute__((target("avx2"))) inline UlpStep ulpStep(__m256i x, __m256i y, std
     const __m256i mx = _mm256_and_si256(x, mag), my = _mm256_and_si256(y, mag);
     UlpStep r;
     r.high = _mm256_max_epu32(mx, my);
+    r.magB = my;
     const __m256i apart = _mm256_sub_epi32(r.high, _mm256_min_epu32(mx, my));
     const __m256i across = _mm256_add_epi32(_mm256_add_epi32(mx, my), _mm256_set1_epi32(1));
     const __m256i flip = _mm256_srai_epi32(_mm256_xor_si256(x, y), 31);
@@ -86,13 +90,27 @@ __attribute__((target("avx2"))) inline ToleranceLanes toleranceLanes(const Toler
                 useUlp ? std::min<std::uint64_t>(*tolerance->ulp, 0xffffffffu) : 0xffffffffu)))};
 }
 
+// raiseRtolToPass (schema/element_traits.h) for the lanes set in `lanes`, those whose |Δ| is
+// above rtol * |b|: the rare lanes that raise the buffer's smallest rtol to pass.
+__attribute__((target("avx2"))) inline void raiseRtolLanes(double& rtol, __m256d absDelta,
+                                                           __m256d absB, int lanes) {
+    alignas(32) double d[4], b[4];
+    _mm256_store_pd(d, absDelta);
+    _mm256_store_pd(b, absB);
+    for (; lanes; lanes &= lanes - 1) {
+        const int k = __builtin_ctz(static_cast<unsigned>(lanes));
+        raiseRtolToPass(rtol, d[k], b[k]);
+    }
+}
+
 // Per 8 elements: the ULP distance in 32-bit lanes (|mx-my| with equal signs, mx+my+1 across
 // the sign), then both halves widened to double for |Δ| = |a-b| and the scale max(|a|,|b|).
 // Both are stored for the histograms, with their smallest and largest nonzero values, which
 // bound the thresholds countAtLeast needs. |Δ| / scale is divided only when a lane could raise
-// its maximum (|Δ| >= max * scale), as the scalar path does.
+// its maximum (|Δ| >= max * scale), as the scalar path does, and the smallest rtol to pass is
+// sought only where |Δ| > rtol * |b|.
 __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const unsigned char* b,
-                                               std::size_t n, double heapFloor,
+                                               std::size_t n, double heapFloor, double rtol,
                                                const Tolerance* tolerance, DenseF32Block& out) {
     const __m256i zeroI = _mm256_setzero_si256();
     const __m256d zero = _mm256_setzero_pd();
@@ -100,11 +118,12 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     const __m256d infinity = _mm256_set1_pd(__builtin_inf());
     const __m256d floor = _mm256_set1_pd(heapFloor);
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    const auto [useAbs, atol, rtol, ulpLimit] = toleranceLanes(tolerance);
+    const auto [useAbs, atol, rtolLimit, ulpLimit] = toleranceLanes(tolerance);
     const __m256i allOnes = _mm256_cmpeq_epi32(zeroI, zeroI);
     UlpLanes lanes = startUlpLanes();
     __m256i signedZero = zeroI, outside = zeroI;
     __m256d maxAbs = minusOne, minAbs = infinity, maxRel = zero;
+    __m256d rtolLanes = _mm256_set1_pd(rtol);
     std::uint64_t candidates = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
@@ -126,6 +145,7 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
         for (int h = 0; h < 2; ++h) {
             const std::size_t at = i + 4 * static_cast<std::size_t>(h);
             const __m256d vx = _mm256_cvtps_pd(xs[h]), vy = _mm256_cvtps_pd(ys[h]);
+            const __m256d absY = _mm256_and_pd(vy, absMask);
             const __m256d absDelta = _mm256_and_pd(_mm256_sub_pd(vx, vy), absMask);
             maxAbs = _mm256_max_pd(maxAbs, _mm256_blendv_pd(absDelta, minusOne, eqLanes[h]));
             const __m256d isZero =
@@ -137,8 +157,7 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             if (tolerance) {
                 __m256d within = ulpOkLanes[h];
                 if (useAbs) {
-                    const __m256d limit =
-                        _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_and_pd(vy, absMask)));
+                    const __m256d limit = _mm256_add_pd(atol, _mm256_mul_pd(rtolLimit, absY));
                     within = _mm256_and_pd(within, _mm256_cmp_pd(absDelta, limit, _CMP_LE_OQ));
                 }
                 within = _mm256_or_pd(within, isZero);
@@ -152,15 +171,21 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
             candidates |= static_cast<std::uint64_t>(_mm256_movemask_pd(kept)) << (at % 64);
             if (at % 64 == 60) out.candidates[at / 64] = candidates, candidates = 0;
 
-            const __m256d scale =
-                _mm256_max_pd(_mm256_and_pd(vx, absMask), _mm256_and_pd(vy, absMask));
+            const __m256d scale = _mm256_max_pd(_mm256_and_pd(vx, absMask), absY);
             // raiseMaxRelative (schema/element_traits.h) on four lanes: divide only where the
-            // quotient can raise the maximum; a lane whose scale is 0 gives 0.
+            // quotient can raise the maximum; a lane whose scale is 0 gives 0. And
+            // raiseRtolToPass: the lanes whose |Δ| is above rtol * |b|. One branch for both.
             const __m256d may = _mm256_cmp_pd(absDelta, _mm256_mul_pd(maxRel, scale), _CMP_GE_OQ);
-            if (_mm256_movemask_pd(may)) [[unlikely]] {
+            const __m256d raises =
+                _mm256_cmp_pd(absDelta, _mm256_mul_pd(rtolLanes, absY), _CMP_GT_OQ);
+            if (_mm256_movemask_pd(_mm256_or_pd(may, raises))) [[unlikely]] {
                 const __m256d rel = _mm256_and_pd(_mm256_div_pd(absDelta, scale),
                                                   _mm256_cmp_pd(scale, zero, _CMP_GT_OQ));
                 maxRel = _mm256_max_pd(maxRel, rel);
+                if (const int lanes = _mm256_movemask_pd(raises)) {
+                    raiseRtolLanes(rtol, absDelta, absY, lanes);
+                    rtolLanes = _mm256_set1_pd(rtol);
+                }
             }
         }
     }
@@ -178,15 +203,17 @@ __attribute__((target("avx2"))) void denseAvx2(const unsigned char* a, const uns
     out.maxAbs = std::max(std::max(abs64[0], abs64[1]), std::max(abs64[2], abs64[3]));
     out.minAbs = std::min(std::min(minAbs64[0], minAbs64[1]), std::min(minAbs64[2], minAbs64[3]));
     out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
+    out.rtolToPass = rtol;
 }
 
 // denseAvx2 for a block whose ULP distances are all at most kExactUlp: there a - b is exact in
 // float32 (see denseF32), so |Δ| and its extremes, the candidates and the relative-Δ filter
 // take 8 lanes per instruction and no conversion to double. Only what must match the double
 // arithmetic of the scalar path is done in double: |Δ| / scale where a lane could raise the
-// maximum, and the tolerance's atol + rtol * |b|.
+// maximum, rtol * |b| where a lane could raise the smallest rtol to pass, and the tolerance's
+// atol + rtol * |b|.
 __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, const unsigned char* b,
-                                                     std::size_t n, double heapFloor,
+                                                     std::size_t n, double heapFloor, double rtol,
                                                      const Tolerance* tolerance,
                                                      DenseF32Block& out) {
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
@@ -196,20 +223,27 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     // |Δ| >= heapFloor exactly when the float |Δ| is >= the smallest float not below heapFloor.
     const __m256 floor = _mm256_set1_ps(floatAtLeast(heapFloor));
     const __m256 absMask = _mm256_castsi256_ps(mag);
-    const auto [useAbs, atol, rtol, ulpLimit] = toleranceLanes(tolerance);
+    const auto [useAbs, atol, rtolLimit, ulpLimit] = toleranceLanes(tolerance);
     UlpLanes lanes = startUlpLanes();
     __m256i signedZero = zeroI;
     __m256 maxAbs = zero, minAbs = infinity;
     // maxRel in double; relBound, the largest float not above it, filters the lanes to divide:
     // a lane with |Δ| / scale > maxRel has |Δ| > relBound * scale, and the rounded product
-    // never exceeds |Δ| then (rounding is monotonic and |Δ| is a float).
-    __m256d maxRel = _mm256_setzero_pd();
+    // never exceeds |Δ| then (rounding is monotonic and |Δ| is a float). maxRel and rtol are
+    // scalars, read only where a lane is let through: the loop keeps its registers for the
+    // bounds (as vectors they pushed a bound out to the stack, a load per 8 elements).
+    double maxRel = 0;
     __m256 relBound = zero;
+    // The smallest rtol to pass in double, and rtolBound, the largest float not above it: a
+    // lane with |Δ| < rtolBound * |b| in float passes rtol * |b| in double (|Δ| is a float, so
+    // if the rounded product exceeds it the exact product does: rounding to nearest could not
+    // pass over |Δ|; and rtol >= rtolBound). The other lanes are tested in double.
+    __m256 rtolBound = _mm256_set1_ps(floatAtMost(rtol));
     std::uint64_t candidates = 0, outside = 0;
     for (std::size_t i = 0; i < n; i += 8) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 4 * i));
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 4 * i));
-        const auto [ulp, eq, high, differ] = ulpStep(x, y, i, lanes, out);
+        const auto [ulp, eq, high, magB, differ] = ulpStep(x, y, i, lanes, out);
 
         // Equal lanes give |Δ| 0, which leaves the maximum of a block with a difference as it is.
         const __m256 absDelta =
@@ -220,13 +254,13 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
         signedZero =
             _mm256_sub_epi32(signedZero, _mm256_andnot_si256(eq, _mm256_castps_si256(isZero)));
         _mm256_store_ps(out.absDeltaF + i, absDelta);
+        const __m256 absY = _mm256_castsi256_ps(magB);
         if (tolerance) {
             const int zeroBits = _mm256_movemask_ps(isZero);
             const int ulpOk = _mm256_movemask_ps(
                 _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_max_epu32(ulp, ulpLimit), ulpLimit)));
             int absOk = 0xff;
             if (useAbs) {
-                const __m256 absY = _mm256_and_ps(_mm256_castsi256_ps(y), absMask);
                 absOk = 0;
                 for (int h = 0; h < 2; ++h) {
                     const __m128 d =
@@ -234,7 +268,7 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
                     const __m128 v =
                         h ? _mm256_extractf128_ps(absY, 1) : _mm256_castps256_ps128(absY);
                     const __m256d limit =
-                        _mm256_add_pd(atol, _mm256_mul_pd(rtol, _mm256_cvtps_pd(v)));
+                        _mm256_add_pd(atol, _mm256_mul_pd(rtolLimit, _mm256_cvtps_pd(v)));
                     absOk |=
                         _mm256_movemask_pd(_mm256_cmp_pd(_mm256_cvtps_pd(d), limit, _CMP_LE_OQ))
                         << (4 * h);
@@ -251,23 +285,36 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
 
         // The scale max(|a|, |b|) is the larger magnitude, whose bits order like its value.
         const __m256 scale = _mm256_castsi256_ps(high);
-        // raiseMaxRelative (schema/element_traits.h) on eight float lanes, divided in double.
-        const __m256 may = _mm256_andnot_ps(
-            isZero, _mm256_cmp_ps(absDelta, _mm256_mul_ps(relBound, scale), _CMP_GE_OQ));
+        // raiseMaxRelative (schema/element_traits.h) on eight float lanes, divided in double,
+        // and raiseRtolToPass on the lanes rtolBound does not clear: one branch for both, and
+        // one compare, against the smaller of the two products (a lane is let through when it
+        // is not below either). Only rtolBound * |b| can be NaN (rtol +Inf, |b| 0: nothing left
+        // to raise); min_ps then gives the other product.
+        const __m256 limit =
+            _mm256_min_ps(_mm256_mul_ps(rtolBound, absY), _mm256_mul_ps(relBound, scale));
+        const __m256 may = _mm256_andnot_ps(isZero, _mm256_cmp_ps(absDelta, limit, _CMP_NLT_UQ));
         if (_mm256_movemask_ps(may)) [[unlikely]] {
             const __m256d zeroD = _mm256_setzero_pd();
+            __m256d rel = _mm256_set1_pd(maxRel);
             for (int h = 0; h < 2; ++h) {
                 const __m256d d = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(absDelta, 1)
                                                     : _mm256_castps256_ps128(absDelta));
                 const __m256d s = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(scale, 1)
                                                     : _mm256_castps256_ps128(scale));
-                maxRel = _mm256_max_pd(maxRel, _mm256_and_pd(_mm256_div_pd(d, s),
-                                                             _mm256_cmp_pd(s, zeroD, _CMP_GT_OQ)));
+                rel = _mm256_max_pd(
+                    rel, _mm256_and_pd(_mm256_div_pd(d, s), _mm256_cmp_pd(s, zeroD, _CMP_GT_OQ)));
+                const __m256d absB = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(absY, 1)
+                                                       : _mm256_castps256_ps128(absY));
+                const __m256d raises =
+                    _mm256_cmp_pd(d, _mm256_mul_pd(_mm256_set1_pd(rtol), absB), _CMP_GT_OQ);
+                if (const int raised = _mm256_movemask_pd(raises))
+                    raiseRtolLanes(rtol, d, absB, raised);
             }
-            alignas(32) double rel[4];
-            _mm256_store_pd(rel, maxRel);
-            relBound = _mm256_set1_ps(
-                floatAtMost(std::max(std::max(rel[0], rel[1]), std::max(rel[2], rel[3]))));
+            alignas(32) double rel4[4];
+            _mm256_store_pd(rel4, rel);
+            maxRel = std::max(std::max(rel4[0], rel4[1]), std::max(rel4[2], rel4[3]));
+            relBound = _mm256_set1_ps(floatAtMost(maxRel));
+            rtolBound = _mm256_set1_ps(floatAtMost(rtol));
         }
     }
     if (n % 64) out.candidates[n / 64] = candidates;
@@ -275,11 +322,9 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     finishUlpLanes(lanes, n, out);
     alignas(32) std::uint32_t sz32[8];
     alignas(32) float abs32[8], minAbs32[8];
-    alignas(32) double rel64[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(sz32), signedZero);
     _mm256_store_ps(abs32, maxAbs);
     _mm256_store_ps(minAbs32, minAbs);
-    _mm256_store_pd(rel64, maxRel);
     float maxAbsF = 0, minAbsF = __builtin_inff();
     for (int k = 0; k < 8; ++k) {
         out.signedZero += sz32[k];
@@ -288,7 +333,8 @@ __attribute__((target("avx2"))) void denseSingleAvx2(const unsigned char* a, con
     }
     out.maxAbs = out.nDiff ? static_cast<double>(maxAbsF) : -1.0;
     out.minAbs = static_cast<double>(minAbsF);
-    out.maxRel = std::max(std::max(rel64[0], rel64[1]), std::max(rel64[2], rel64[3]));
+    out.maxRel = maxRel;
+    out.rtolToPass = rtol;
 }
 
 // h (multiset_hash.h) of the low 32 bits of each 64-bit lane, zeroed where `keep` is 0, added
@@ -346,7 +392,7 @@ void resetFigures(DenseF32Block& out) {
 } // namespace
 
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
-              const Tolerance* tolerance, DenseF32Block& out) {
+              double rtolToPass, const Tolerance* tolerance, DenseF32Block& out) {
     // The arrays are overwritten up to n; only the figures are reset.
     resetFigures(out);
     countDenseBlock();
@@ -356,18 +402,18 @@ void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, dou
     // the block before qualified, and the block is done again in double when it did not.
     out.single = false;
     if (out.trySingle) {
-        denseSingleAvx2(a, b, n, heapFloor, tolerance, out);
+        denseSingleAvx2(a, b, n, heapFloor, rtolToPass, tolerance, out);
         out.single = out.maxUlp <= DenseF32Block::kExactUlp;
         if (out.single)
             countSingleBlock();
         else
             resetFigures(out);
     }
-    if (!out.single) denseAvx2(a, b, n, heapFloor, tolerance, out);
+    if (!out.single) denseAvx2(a, b, n, heapFloor, rtolToPass, tolerance, out);
     out.trySingle = out.maxUlp <= DenseF32Block::kExactUlp;
     multisetAvx2(a, b, n, out);
 #else
-    (void)a, (void)b, (void)n, (void)heapFloor, (void)tolerance;
+    (void)a, (void)b, (void)n, (void)heapFloor, (void)rtolToPass, (void)tolerance;
 #endif
 }
 

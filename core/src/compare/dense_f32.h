@@ -3,8 +3,9 @@
 // The vector half of the compare for float32 blocks in which most elements differ, where the
 // compare must keep up with memory. Everything per element that needs no table or heap — the ULP
 // distance, |Δ|, the block's count, extremes, last difference and signed-zero differences, which
-// elements could enter the kept largest |Δ|, the differences a tolerance does not allow, and the
-// multiset hashes' sums — is computed 8 elements at a time with AVX2.
+// elements could enter the kept largest |Δ|, the differences a tolerance does not allow, the
+// smallest rtol that would pass them, and the multiset hashes' sums — is computed 8 elements at
+// a time with AVX2.
 // The histograms follow from counts against thresholds: the decade of |Δ| is at least d exactly
 // when |Δ| >= 10^d (as the decade table rounds it), and a ULP bin at least k when the distance
 // is at least 2^k, so a block whose differences span a few decades and bins is binned by a few
@@ -67,9 +68,12 @@ struct DenseF32Block {
     std::uint32_t maxUlp = 0;
     // The smallest ULP distance of a differing element; 2^32-1 when none differs.
     std::uint32_t minUlp = 0;
-    double maxAbs = -1;        // largest |Δ| of a differing element; -1 when none differs
-    double minAbs = 0;         // smallest |Δ| > 0; +Inf when none is
-    double maxRel = 0;         // largest |Δ| / max(|a|,|b|) where that scale is > 0
+    double maxAbs = -1; // largest |Δ| of a differing element; -1 when none differs
+    double minAbs = 0;  // smallest |Δ| > 0; +Inf when none is
+    double maxRel = 0;  // largest |Δ| / max(|a|,|b|) where that scale is > 0
+    // The running smallest rtol that passes every difference so far (BufferStats::rtolToPass):
+    // the value given to denseF32, raised by the block's differences.
+    double rtolToPass = 0;
     std::uint64_t outside = 0; // differing elements the tolerance given does not allow
     // The multiset hashes' sums over the differing elements (multiset_hash.h): {h, h^2} per side.
     std::uint64_t multisetA[2] = {}, multisetB[2] = {};
@@ -84,9 +88,10 @@ struct DenseF32Block {
 
 // Fills `out`'s per-block fields for the first n elements of a and b (n a multiple of 8, at
 // most kMax). Every element must be finite on both sides (the caller's per-side scan says so).
-// `tolerance` (may be null) is checked as StatsAccumulator's withinTolerance checks it.
+// `tolerance` (may be null) is checked as StatsAccumulator's withinTolerance checks it;
+// `rtolToPass` is the buffer's so far.
 void denseF32(const unsigned char* a, const unsigned char* b, std::size_t n, double heapFloor,
-              const Tolerance* tolerance, DenseF32Block& out);
+              double rtolToPass, const Tolerance* tolerance, DenseF32Block& out);
 
 // counts[k] = how many of the first n values are >= thresholds[k], for k < m (n a multiple of
 // 8). Equal elements hold 0 in DenseF32Block's arrays and every threshold used is above 0.

@@ -77,15 +77,18 @@ int deltaDecade(double x) {
 
 // The extremes and the kept entries of a difference whose |Δ| is a number.
 void StatsAccumulator::Impl::rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b,
-                                      double absDelta, double scale) {
+                                      double absDelta, double scale, double absB) {
     if (!s.maxAbsDeltaIndex || absDelta > s.maxAbsDelta) {
         s.maxAbsDelta = absDelta;
         s.maxAbsDeltaIndex = index;
     }
-    if (std::isinf(absDelta))
+    if (std::isinf(absDelta)) {
         s.maxRelDelta = INFINITY;
-    else
+        s.rtolToPass = INFINITY;
+    } else {
         raiseMaxRelative(s.maxRelDelta, absDelta, scale);
+        raiseRtolToPass(s.rtolToPass, absDelta, absB);
+    }
     const ElementDiff d{index, a, b, absDelta};
     if (heap.size() < BufferStats::kKeep || detail::largerDelta(d, heap.front())) keepLargest(d);
     if (s.firstDiffs.size() < BufferStats::kKeep) s.firstDiffs.push_back(d);

@@ -107,7 +107,7 @@ struct StatsAccumulator::Impl {
     template <typename Tr>
     void addDiff(std::uint64_t index, typename Tr::Bits a, typename Tr::Bits b);
     void rankDiff(std::uint64_t index, std::uint64_t a, std::uint64_t b, double absDelta,
-                  double scale);
+                  double scale, double absB);
     struct Tally;
     void denseBlock(const unsigned char* a, const unsigned char* b, std::size_t n,
                     std::uint64_t base, Tally& t);
@@ -190,14 +190,17 @@ bool StatsAccumulator::Impl::scanSide(const unsigned char* p, std::size_t n, boo
     }
 }
 
-// Inline: the compare loop calls it for every difference when a tolerance is set.
+// Inline: the compare loop calls it for every difference when a tolerance is set. An infinite
+// |Δ| (Inf against a finite value or against -Inf) passes no atol or rtol, as in numpy's
+// isclose: rtol * |B| is infinite too where B is Inf, or where the product overflows.
 inline bool StatsAccumulator::Impl::withinTolerance(double absDelta, double b,
                                                     std::optional<std::uint64_t> ulp) const {
     if (std::isnan(absDelta)) return false; // NaN against a number
     if (absDelta == 0) return true;         // +0 against -0
     bool ok = true;
     if (tolerance.atol || tolerance.rtol)
-        ok = absDelta <= tolerance.atol.value_or(0.0) + tolerance.rtol.value_or(0.0) * std::fabs(b);
+        ok = !std::isinf(absDelta) &&
+             absDelta <= tolerance.atol.value_or(0.0) + tolerance.rtol.value_or(0.0) * std::fabs(b);
     if (tolerance.ulp) ok = ok && ulp && *ulp <= *tolerance.ulp;
     return ok;
 }
@@ -260,6 +263,7 @@ struct StatsAccumulator::Impl::Tally {
     std::uint64_t nDiff, lastDiff, maxUlp, signedZero, msA0, msA1, msB0, msB1, maxAbsIndex;
     double maxAbs; // -1 until a difference has a |Δ|
     double maxRel;
+    double rtolToPass;
     double heapFloor; // the smallest kept |Δ|, or -1 while fewer than kKeep are kept
     explicit Tally(const Impl& im) {
         const BufferStats& s = im.s;
@@ -269,6 +273,7 @@ struct StatsAccumulator::Impl::Tally {
         maxAbs = s.maxAbsDeltaIndex ? s.maxAbsDelta : -1.0;
         maxAbsIndex = s.maxAbsDeltaIndex.value_or(0);
         maxRel = s.maxRelDelta;
+        rtolToPass = s.rtolToPass;
         heapFloor = im.heapFloor();
     }
     void store(Impl& im) const {
@@ -280,6 +285,7 @@ struct StatsAccumulator::Impl::Tally {
         s.multisetA = {msA0, msA1}, s.multisetB = {msB0, msB1};
         if (maxAbs >= 0) s.maxAbsDelta = maxAbs, s.maxAbsDeltaIndex = maxAbsIndex;
         s.maxRelDelta = maxRel;
+        s.rtolToPass = rtolToPass;
     }
 };
 
@@ -356,6 +362,7 @@ void StatsAccumulator::Impl::diffBlock(const unsigned char* a, const unsigned ch
         }
         if (absDelta > t.maxAbs) t.maxAbs = absDelta, t.maxAbsIndex = index;
         raiseMaxRelative(t.maxRel, absDelta, scale);
+        raiseRtolToPass(t.rtolToPass, absDelta, std::fabs(vy));
         if (absDelta >= t.heapFloor) [[unlikely]] {
             keepLargest({index, x, y, absDelta});
             t.heapFloor = heapFloor();
@@ -460,7 +467,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a,
     s.maxUlp = std::max(s.maxUlp, ulp);
     ++s.ulpHistogram.counts[ulpBin(ulp)];
     if (tolerance.any() && !withinTolerance(absDelta, vb, ulp)) ++s.outsideTolerance;
-    rankDiff(index, a, b, absDelta, scale);
+    rankDiff(index, a, b, absDelta, scale, std::fabs(vb));
 }
 
 } // namespace dumpscope

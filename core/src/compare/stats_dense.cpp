@@ -108,7 +108,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     using Block = detail::DenseF32Block;
     if (!dense) dense = std::make_unique<Block>();
     Block& d = *dense;
-    detail::denseF32(a, b, n, t.heapFloor, tolerance.any() ? &tolerance : nullptr, d);
+    detail::denseF32(a, b, n, t.heapFloor, t.rtolToPass, tolerance.any() ? &tolerance : nullptr, d);
     if (d.nDiff == 0) return;
     addDenseHistograms(d, n);
     t.msA0 += d.multisetA[0], t.msA1 += d.multisetA[1], t.msB0 += d.multisetB[0],
@@ -131,6 +131,7 @@ void StatsAccumulator::Impl::denseBlock(const unsigned char* a, const unsigned c
     s.outsideTolerance += d.outside;
     t.maxUlp = std::max<std::uint64_t>(t.maxUlp, d.maxUlp);
     t.maxRel = std::max(t.maxRel, d.maxRel);
+    t.rtolToPass = std::max(t.rtolToPass, d.rtolToPass);
     if (d.maxAbs >
         t.maxAbs) { // the first element holding the block's largest |Δ|, as in index order
         std::size_t i = 0;

@@ -3,6 +3,7 @@
 #include "report/report_text.h"
 
 #include "dumpscope/shape.h"
+#include "dumpscope/tolerance_to_pass.h"
 
 #include <algorithm>
 
@@ -110,6 +111,11 @@ std::string kindText(const BufferResult& b) {
     if (b.status == Status::within_tolerance) text += ", within tolerance";
     if (b.status == Status::within_floor) text += ", within the noise floor";
     return text;
+}
+
+std::string toPassText(const BufferResult& b) {
+    const auto t = toleranceToPass(b);
+    return t ? toleranceToPassText(*t) : std::string();
 }
 
 std::string toleranceText(const Analysis& analysis) {

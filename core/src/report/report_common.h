@@ -36,6 +36,9 @@ std::string countText(const BufferResult& b); // "3/10", "3/10 (A 10, B 12)"
 std::string indexText(const BufferResult& b, std::uint64_t index);
 std::string firstDiffText(const BufferResult& b); // "[17] 0.5 vs 0.50000006", "" when none
 std::string kindText(const BufferResult& b);      // "rounding", "numeric, within tolerance"
+// "atol 1e-06 / rtol 2e-06 / ulp 4": the smallest of each that alone would make the buffer
+// within tolerance; "" where no tolerance could change its status.
+std::string toPassText(const BufferResult& b);
 // "atol 1e-06, ulp 4; verdict tolerant", or "" when no tolerance was given.
 std::string toleranceText(const Analysis& analysis);
 // Root cause kind and suggestion: "rounding — <suggestion>", or "" when there is none.

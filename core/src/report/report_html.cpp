@@ -171,7 +171,8 @@ void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t
     h += "<h2>Differing buffers</h2>\n<table class=\"stats\"><tr><th>step</th><th>group</th>"
          "<th>buffer</th><th>dtype</th><th>kind</th><th>n_diff/n</th><th>first diff</th><th>last "
          "diff</th>"
-         "<th>max |Δ| [index]</th><th>max rel Δ</th><th>max ULP</th><th>NaN A/B</th>"
+         "<th>max |Δ| [index]</th><th>max rel Δ</th><th>max ULP</th><th>to pass: atol / rtol / "
+         "ulp</th><th>NaN A/B</th>"
          "<th>Inf A/B</th><th>±0 only</th><th>hash A</th><th>hash B</th></tr>\n";
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = a.buffers[differing[r]];
@@ -188,7 +189,7 @@ void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t
              td(s.lastDiff ? std::to_string(*s.lastDiff) : "", "n") +
              td(htmlEscape(maxDelta), "n") +
              td(htmlEscape(report::formatNumber(s.maxRelDelta, 3)), "n") +
-             td(std::to_string(s.maxUlp), "n") +
+             td(std::to_string(s.maxUlp), "n") + td(htmlEscape(report::toPassText(b)), "n") +
              td(std::to_string(s.nanA) + "/" + std::to_string(s.nanB), "n") +
              td(std::to_string(s.infA) + "/" + std::to_string(s.infB), "n") +
              td(std::to_string(s.signedZeroDiffs), "n") + td(report::hex16(s.hashA), "mono") +

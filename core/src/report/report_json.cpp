@@ -6,6 +6,7 @@
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
@@ -88,6 +89,16 @@ Json histograms(const BufferStats& s) {
             {"ulp", {{"bins", ulp}, {"undefined", s.ulpHistogram.undefined}}}};
 }
 
+// The smallest --atol, --rtol and --ulp that would each alone make the buffer within_tolerance
+// (null: none would); the object is null where no tolerance could change the status.
+Json toPass(const BufferResult& b) {
+    const auto t = toleranceToPass(b);
+    if (!t) return nullptr;
+    return {{"atol", t->atol ? Json(*t->atol) : Json(nullptr)},
+            {"rtol", t->rtol ? Json(*t->rtol) : Json(nullptr)},
+            {"ulp", t->ulp ? Json(*t->ulp) : Json(nullptr)}};
+}
+
 // The kind describes a comparison; a buffer never compared as a pair has none.
 bool compared(const BufferResult& b) {
     return !b.pending && !isOneSided(b.status) && !isError(b.status);
@@ -115,6 +126,7 @@ Json buffer(const BufferResult& b, const NoiseFloor* floor) {
             {"max_abs_delta_index", optionalIndex(s.maxAbsDeltaIndex)},
             {"max_rel_delta", number(s.maxRelDelta)},
             {"max_ulp", s.maxUlp},
+            {"tolerance_to_pass", toPass(b)},
             {"nan_a", s.nanA},
             {"nan_b", s.nanB},
             {"inf_a", s.infA},

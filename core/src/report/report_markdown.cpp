@@ -147,6 +147,23 @@ void buffersSection(std::string& md, const Analysis& a) {
     if (!where.empty()) md += "Where the differences sit:\n\n" + where + "\n";
 }
 
+// The smallest tolerance of each kind that would alone make each listed buffer within
+// tolerance: the thresholds to choose, next to the table they are read from.
+void toPassSection(std::string& md, const Analysis& a) {
+    std::string rows;
+    const auto differing = report::differingBuffers(a);
+    for (std::size_t r = 0; r < std::min(differing.size(), kMaxRows); ++r) {
+        const auto& b = a.buffers[differing[r]];
+        if (const std::string text = report::toPassText(b); !text.empty())
+            rows +=
+                "| " + std::to_string(b.step) + " | " + code(b.name, true) + " | " + text + " |\n";
+    }
+    if (rows.empty()) return;
+    md += "The smallest tolerance that would alone make each buffer within tolerance (`none`: no "
+          "value would):\n\n| step | buffer | to pass: atol / rtol / ulp |\n|---:|---|---|\n" +
+          rows + "\n";
+}
+
 // n_diff of every buffer that differs somewhere, step by step: a one-step event and a
 // divergence that spreads or amplifies look different here.
 void growthSection(std::string& md, const Analysis& a) {
@@ -234,6 +251,7 @@ std::string reportMarkdown(const Analysis& analysis) {
     verdictSection(md, analysis);
     matrixSection(md, analysis);
     buffersSection(md, analysis);
+    toPassSection(md, analysis);
     growthSection(md, analysis);
     problemsSection(md, analysis);
     interpretationSection(md, analysis);

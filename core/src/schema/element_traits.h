@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -108,6 +109,45 @@ inline double relativeDelta(double absDelta, double scale) {
 // then), so most elements cost a multiplication, not a division.
 inline void raiseMaxRelative(double& maxRel, double absDelta, double scale) {
     if (scale > 0 && absDelta >= maxRel * scale) maxRel = std::max(maxRel, absDelta / scale);
+}
+
+// The smallest rtol with which one difference passes the tolerance alone: |Δ| <= 0 + rtol * |b|
+// as StatsAccumulator's withinTolerance evaluates it, the product rounded to double. It is not
+// |Δ| / |b| itself: that quotient is rounded too, and the product of a rounded rtol may land on
+// either side of |Δ|; where the product is subnormal, a whole range of rtols rounds to the same
+// product. So the quotient is only the first guess: non-negative doubles order like their bits,
+// and the bits between the last rtol that fails and the first that passes are galloped to and
+// bisected (a few products in the usual case). +Inf when no finite rtol passes (|b| == 0, or a
+// quotient past the doubles). For |Δ| > 0; a |Δ| of 0 (+0 vs -0) passes any tolerance.
+inline double rtolToPass(double absDelta, double absB) {
+    constexpr std::uint64_t kInf = 0x7ff0000000000000ull; // taken as passing: none finite does
+    const auto passes = [&](std::uint64_t bits) {
+        return bits == kInf || std::bit_cast<double>(bits) * absB >= absDelta;
+    };
+    const std::uint64_t guess =
+        std::bit_cast<std::uint64_t>(std::min(absDelta / absB, std::numeric_limits<double>::max()));
+    std::uint64_t lo = guess, hi = guess; // lo fails, hi passes
+    if (passes(guess)) {
+        for (std::uint64_t step = 1; passes(lo); step *= 2)
+            hi = lo, lo = lo > step ? lo - step : 0; // 0 * |b| never reaches |Δ| > 0
+    } else {
+        for (std::uint64_t step = 1; !passes(hi); step *= 2)
+            lo = hi, hi = std::min(hi + step, kInf);
+    }
+    while (hi - lo > 1) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        (passes(mid) ? hi : lo) = mid;
+    }
+    return std::bit_cast<double>(hi);
+}
+
+// Raises `rtol` to rtolToPass(absDelta, absB) when the difference does not pass with it. The
+// passing rtols of one difference are all those from its own up (the rounded product grows
+// with rtol), so the buffer's smallest is the largest of its differences', and a difference
+// that passes the running one cannot raise it: most elements cost a multiplication. The test
+// is withinTolerance's with atol 0 (0 + x is x); NaN (rtol +Inf against |b| 0) never raises.
+inline void raiseRtolToPass(double& rtol, double absDelta, double absB) {
+    if (absDelta > rtol * absB) rtol = std::max(rtol, rtolToPass(absDelta, absB));
 }
 
 // One differing pair in the statistics' terms: the single definition of |Δ| (exact |a-b| for
