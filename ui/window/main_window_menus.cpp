@@ -3,14 +3,15 @@
 // (main_window.cpp).
 #include "window/main_window.h"
 
-#include "dialogs/about_box.h"
 #include "dialogs/open_floor_dialog.h"
 #include "panels/buffer_panel.h"
 #include "state/settings.h"
 #include "window/go_menu.h"
+#include "window/help_menu.h"
 #include "window/multi_run_view.h"
 #include "window/start_page.h"
 #include "window/triage_view.h"
+#include "window/view_menu.h"
 #include "workers/analysis_worker.h"
 #include "workers/run_watcher.h"
 
@@ -87,15 +88,9 @@ void MainWindow::createActions() {
     connect(m_watchButton, &QToolButton::clicked, m_watchAction, &QAction::toggle);
     updateWatchIndicator();
 
+    addViewMenu(this, m_triage);
     addGoMenu(this, m_triage);
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* about = help->addAction(tr("&About dumpscope"), this, [this] {
-        auto* box = new AboutBox(this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    });
-    about->setObjectName(QStringLiteral("aboutAction"));
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    addHelpMenu(this);
     updateRecentMenu();
     updateActions();
 }

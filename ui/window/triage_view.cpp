@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -54,7 +55,8 @@ TriageView::TriageView(QWidget* parent)
     m_matrixView->setModel(m_matrixModel);
 
     auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(titled(tr("Steps × groups"), m_matrixView, new MatrixLegend));
+    QWidget* matrixPane = titled(tr("Steps × groups"), m_matrixView, new MatrixLegend);
+    top->addWidget(matrixPane);
     auto* buffers = new QWidget;
     auto* buffersLayout = new QVBoxLayout(buffers);
     buffersLayout->setContentsMargins(0, 0, 0, 0);
@@ -62,34 +64,51 @@ TriageView::TriageView(QWidget* parent)
     buffersLayout->addWidget(m_bufferSearch);
     buffersLayout->addWidget(m_bufferPanel, 1);
     m_bufferSearch->setFilterTarget(m_bufferPanel->proxy(), BufferListModel::NameColumn);
-    top->addWidget(titled(tr("Buffers of the cell"), buffers));
-    top->setSizes({330, 680}); // the buffer list needs the width, the matrix the height
+    QWidget* buffersPane = titled(tr("Buffers of the cell"), buffers);
+    top->addWidget(buffersPane);
 
     auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(titled(tr("Elements"), m_elementPanel));
+    QWidget* elementsPane = titled(tr("Elements"), m_elementPanel);
+    bottom->addWidget(elementsPane);
     // Both describe the selected buffer's differences: one pane, two tabs.
     auto* details = new QTabWidget;
     details->setObjectName(QStringLiteral("bufferDetailTabs"));
     details->addTab(m_histogramPanel, tr("Δ histogram"));
     details->addTab(m_divergenceMapPanel, tr("Divergence map"));
+    // A narrow pane scrolls its tabs rather than cutting their titles ("stogram").
+    details->tabBar()->setElideMode(Qt::ElideNone);
+    details->tabBar()->setUsesScrollButtons(true);
     bottom->addWidget(details);
-    bottom->setSizes({620, 390});
 
     auto* main = new QSplitter(Qt::Vertical);
     main->addWidget(top);
     main->addWidget(bottom);
-    main->setSizes({330, 560});
 
     auto* outer = new QSplitter(Qt::Horizontal);
     outer->addWidget(main);
-    outer->addWidget(titled(tr("Verdict"), m_verdictPanel));
-    // Initial proportions for the default 1500-pixel window; the user's are restored later.
-    outer->setSizes({1010, 480});
+    QWidget* verdictPane = titled(tr("Verdict"), m_verdictPanel);
+    outer->addWidget(verdictPane);
     outer->setStretchFactor(0, 1);
     outer->setStretchFactor(1, 0);
     m_splitters = {outer, main, top, bottom};
     for (QSplitter* s : m_splitters)
         s->setChildrenCollapsible(false);
+    m_panes = {{tr("Matrix"), matrixPane},
+               {tr("Buffers of the Cell"), buffersPane},
+               {tr("Elements"), elementsPane},
+               {tr("Histogram and Divergence Map"), details},
+               {tr("Verdict"), verdictPane}};
+    // The least each pane needs to stay usable: a few matrix columns, a buffer name with its
+    // counts, a few element columns, a chart, the verdict's headline. Together they fit a
+    // 1024 × 700 window; the splitters never squeeze a pane below them.
+    const QFontMetrics fm = fontMetrics();
+    const int em = fm.horizontalAdvance(QLatin1Char('M'));
+    matrixPane->setMinimumSize(14 * em, 8 * fm.height());
+    buffersPane->setMinimumSize(22 * em, 8 * fm.height());
+    elementsPane->setMinimumSize(24 * em, 10 * fm.height());
+    details->setMinimumSize(18 * em, 10 * fm.height());
+    verdictPane->setMinimumSize(20 * em, 10 * fm.height());
+    applyDefaultSizes();
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -303,6 +322,21 @@ void TriageView::showBuffer(int bufferIndex) {
     m_elementPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_histogramPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_divergenceMapPanel->setBuffer(m_snapshot->analysis, bufferIndex);
+}
+
+// Proportions for the default 1500 × 950 window, scaled by the splitters to any other size.
+void TriageView::applyDefaultSizes() {
+    m_splitters[0]->setSizes({1010, 480}); // outer: the panes, the verdict
+    m_splitters[1]->setSizes({330, 560});  // main: top row, bottom row
+    m_splitters[2]->setSizes({330, 680});  // the buffer list needs the width, the matrix the height
+    m_splitters[3]->setSizes({620, 390});  // elements, histogram and map
+}
+
+void TriageView::resetLayout() {
+    for (const Pane& pane : m_panes)
+        pane.widget->show();
+    applyDefaultSizes();
+    emit layoutReset();
 }
 
 QByteArray TriageView::saveState() const {

@@ -49,6 +49,15 @@ class TriageView : public QWidget {
     QByteArray saveState() const;
     bool restoreState(const QByteArray& state);
 
+    // The panes the View menu shows and hides: a title and the pane's outermost widget.
+    struct Pane {
+        QString title;
+        QWidget* widget = nullptr;
+    };
+    const QList<Pane>& panes() const { return m_panes; }
+    // Every pane shown, at the default proportions.
+    void resetLayout();
+
     MatrixModel* matrixModel() const { return m_matrixModel; }
     MatrixView* matrixView() const { return m_matrixView; }
     BufferPanel* bufferPanel() const { return m_bufferPanel; }
@@ -58,7 +67,11 @@ class TriageView : public QWidget {
     DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
 
+  signals:
+    void layoutReset();
+
   private:
+    void applyDefaultSizes();
     void showCell(const QModelIndex& index);
     void showBuffer(int bufferIndex);
     void selectDefaultCell();
@@ -79,7 +92,8 @@ class TriageView : public QWidget {
     HistogramPanel* m_histogramPanel;
     DivergenceMapPanel* m_divergenceMapPanel;
     VerdictPanel* m_verdictPanel;
-    QList<QSplitter*> m_splitters;
+    QList<QSplitter*> m_splitters; // outer, main, top, bottom
+    QList<Pane> m_panes;
     int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none
     std::shared_ptr<const dumpscope::Analysis> m_shownAnalysis; // ...and the analysis it is from
     // Pace::inTurns: what the next turn shows, its timer, and the caller's `shown`.
