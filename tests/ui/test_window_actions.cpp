@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QUrl>
@@ -117,9 +118,18 @@ TEST(WindowActions, CopiesTheMarkdownSummary) {
     OpenMixed w;
     ASSERT_TRUE(uitest::waitForFinished(w.window));
     QApplication::clipboard()->clear();
+    const QString summary = w.window.statusSummary();
+    ASSERT_TRUE(summary.startsWith(QStringLiteral("Compared "))) << summary.toStdString();
     ASSERT_TRUE(w.window.copyMarkdownSummary());
     EXPECT_EQ(QApplication::clipboard()->text().toStdString(),
               reportMarkdown(*w.window.snapshot()->analysis));
+    // The confirmation is a passing message: the analysis summary comes back after it.
+    EXPECT_EQ(w.window.statusBar()->currentMessage(),
+              QStringLiteral("Markdown summary copied to the clipboard"));
+    EXPECT_EQ(w.window.statusSummary(), summary);
+    w.window.statusBar()->clearMessage(); // what the message's timeout does
+    EXPECT_TRUE(w.window.statusBar()->currentMessage().isEmpty());
+    EXPECT_EQ(w.window.statusSummary(), summary);
 }
 
 TEST(WindowActions, SwapAndReload) {

@@ -20,6 +20,11 @@ using dumpscope::DecisionCase;
 
 namespace {
 
+// The culprit table's group id and first divergent buffer, for a click on the row.
+constexpr int kGroupRole = Qt::UserRole + 1;
+constexpr int kBufferRole = Qt::UserRole + 2;
+constexpr int kStepRole = Qt::UserRole + 3;
+
 QString caseName(DecisionCase c) {
     return QString::fromStdString(std::string(dumpscope::decisionCaseName(c)));
 }
@@ -76,6 +81,14 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_culprits->horizontalHeader()->setStretchLastSection(true);
     m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_culprits->setSelectionMode(QAbstractItemView::NoSelection);
+    m_culprits->setCursor(Qt::PointingHandCursor);
+    connect(m_culprits, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const QTableWidgetItem* group = m_culprits->item(row, 0);
+        if (!group || !group->data(kStepRole).isValid()) return;
+        emit rootCauseActivated(group->data(kStepRole).toULongLong(),
+                                group->data(kGroupRole).toString(),
+                                group->data(kBufferRole).toString());
+    });
     m_culprits->setWordWrap(false);
 
     m_rootCause->setObjectName(QStringLiteral("rootCause"));
@@ -253,13 +266,35 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
         QFont font = item->font(0);
         font.setBold(onPath);
         item->setFont(0, font);
-        item->setForeground(0, onPath ? QColor(Qt::black) : QColor(0x9e, 0x9e, 0x9e));
-        item->setBackground(0, onPath ? QBrush(QColor(0xff, 0xec, 0xb3)) : QBrush(Qt::NoBrush));
+        // The palette's own highlight, so a dark desktop gets a dark path and light text.
+        const QPalette& palette = m_tree->palette();
+        item->setForeground(
+            0, palette.color(onPath ? QPalette::HighlightedText : QPalette::PlaceholderText));
+        item->setBackground(0, onPath ? palette.brush(QPalette::Highlight) : QBrush(Qt::NoBrush));
     }
 }
 
 void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
     const auto& culprits = analysis.verdict.culprits;
+    m_culprits->clearSpans();
+    if (culprits.empty()) {
+        // Say why there is nothing to list rather than show an empty grid.
+        const std::string_view notCompared = dumpscope::notComparedReason(analysis);
+        const QString why =
+            !notCompared.empty()
+                ? tr("Nothing was compared: %1")
+                      .arg(QString::fromUtf8(notCompared.data(), qsizetype(notCompared.size())))
+            : analysis.buffers.empty() ? tr("Nothing was compared: no buffer in either run")
+                                       : tr("No divergent step: every group is equal at every step "
+                                            "compared, so no group is a culprit");
+        m_culprits->setRowCount(1);
+        m_culprits->setSpan(0, 0, 1, 2);
+        auto* item = new QTableWidgetItem(why);
+        item->setForeground(m_culprits->palette().color(QPalette::PlaceholderText));
+        item->setToolTip(why);
+        m_culprits->setItem(0, 0, item);
+        return;
+    }
     m_culprits->setRowCount(static_cast<int>(culprits.size()));
     if (analysis.verdict.firstDivergentStep)
         m_culprits->horizontalHeaderItem(1)->setText(
@@ -267,6 +302,15 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
     for (int r = 0; r < static_cast<int>(culprits.size()); ++r) {
         const auto& row = culprits[r];
         auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
+        // A click on the row opens its cell: the group at the first divergent step, on its
+        // first divergent buffer.
+        if (analysis.verdict.firstDivergentStep)
+            group->setData(kStepRole,
+                           QVariant::fromValue<quint64>(*analysis.verdict.firstDivergentStep));
+        group->setData(kGroupRole, QString::fromStdString(row.group));
+        group->setData(kBufferRole, row.divergentBuffers.empty()
+                                        ? QString()
+                                        : QString::fromStdString(row.divergentBuffers.front()));
         QString text;
         QColor color = m_culprits->palette().color(QPalette::Text);
         const QString unjudged = QString::fromStdString(dumpscope::unjudgedText(row));

@@ -72,6 +72,8 @@ class MainWindow : public QMainWindow {
     SnapshotPtr snapshot() const;
     bool isAnalysing() const;
     TriageView* triageView() const { return m_triage; }
+    // The status bar's standing line: the analysis summary, or what the window is doing.
+    QString statusSummary() const;
     AnalysisWorker* analysisWorker() const { return m_worker; }
     RunWatcher* runWatcher() const { return m_watcher; }
     // Checked while the open pair's directories are watched; unchecking pauses.
@@ -92,6 +94,8 @@ class MainWindow : public QMainWindow {
 
   private:
     void createActions();
+    void showTransientMessage(const QString& text);
+    static constexpr int kTransientMessageMs = 6000;
     bool refuseUnopenedPair(const dumpscope::Analysis& planned);
     void rememberOpenedPair();
     void connectWorker();

@@ -30,6 +30,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QStyle>
 #include <QToolButton>
 
@@ -147,7 +148,7 @@ void MainWindow::exportReportDialog() {
                                  : QStringLiteral(".html");
     QString error;
     if (exportReport(path, &error))
-        m_statusLabel->setText(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+        showTransientMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
     else
         QMessageBox::warning(this, tr("Export Report"), error);
 }
@@ -157,8 +158,18 @@ bool MainWindow::copyMarkdownSummary() {
     if (!s || !s->finished) return false;
     QApplication::clipboard()->setText(
         QString::fromStdString(dumpscope::reportMarkdown(*s->analysis)));
-    m_statusLabel->setText(tr("Markdown summary copied to the clipboard"));
+    showTransientMessage(tr("Markdown summary copied to the clipboard"));
     return true;
+}
+
+// A message about one action covers the analysis summary for a few seconds and then gives it
+// back: QStatusBar hides its normal widgets while a temporary message shows.
+void MainWindow::showTransientMessage(const QString& text) {
+    statusBar()->showMessage(text, kTransientMessageMs);
+}
+
+QString MainWindow::statusSummary() const {
+    return m_statusLabel->text();
 }
 
 namespace {
