@@ -16,8 +16,8 @@ void markDifferingWords(const unsigned char* a, const unsigned char* b, std::siz
 
 // A differing float32 block in one pass over both sides (AVX2 only: call when
 // vectorPathsEnabled()): each side's NaN/Inf count and largest finite magnitude, as scanLoop
-// computes them, and the differing 8-byte words of [0, n / 2) marked as markDifferingWords marks
-// them.
+// (side_scan.h) computes them, and the differing 8-byte words of [0, n / 2) marked as
+// markDifferingWords marks them.
 struct PairScanF32 {
     std::uint64_t specialA = 0, specialB = 0;
     std::uint32_t maxMagA = 0, maxMagB = 0;
