@@ -1,7 +1,8 @@
 // The verdict panel's culprit table: a click on a row opens its cell, an empty table says why,
-// and the decision tree's path takes the palette's highlight (a dark desktop included).
+// and the decision tree's path and the map's greys follow the palette (a dark desktop included).
 #include "models/matrix_model.h"
 #include "panels/buffer_panel.h"
+#include "panels/divergence_map_panel.h"
 #include "panels/verdict_panel.h"
 #include "test_support.h"
 #include "ui_test_util.h"
@@ -99,5 +100,8 @@ TEST(VerdictCulprits, TheDecisionPathTakesThePalettesHighlight) {
         }
         EXPECT_GT(onPath, 0);
     }
+    // The divergence map's "all equal" grey follows it too.
+    EXPECT_LT(DivergenceMapPanel::equalColor().lightness(), 128);
     QApplication::setPalette(before);
+    EXPECT_GT(DivergenceMapPanel::equalColor().lightness(), 128);
 }

@@ -2,6 +2,8 @@
 // text, clicks, the axes and the legend.
 #include "panels/divergence_map_panel.h"
 
+#include "widgets/matrix_colors.h"
+
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
@@ -32,8 +34,10 @@ QString span(const char* what, std::uint64_t first, std::uint64_t end) {
 
 } // namespace
 
+// Grey that stands back from the reds on either palette: light on a light window, dark on a
+// dark one.
 QColor DivergenceMapPanel::equalColor() {
-    return QColor(0xe0, 0xe0, 0xe0);
+    return matrix_colors::darkPalette() ? QColor(0x4a, 0x4a, 0x4a) : QColor(0xe0, 0xe0, 0xe0);
 }
 QColor DivergenceMapPanel::nonFiniteColor() {
     return QColor(0x1e, 0x88, 0xe5);

@@ -27,7 +27,8 @@ ElementPanel::ElementPanel(QWidget* parent)
       m_previous(new QToolButton), m_next(new QToolButton), m_copy(new QToolButton),
       m_export(new QToolButton), m_filterBar(new QWidget), m_filterLabel(new QLabel),
       m_status(new QLabel) {
-    m_onlyDiffering->setText(tr("Only differing elements"));
+    m_onlyDiffering->setText(tr("Only differing"));
+    m_onlyDiffering->setToolTip(tr("List only the elements whose bits differ"));
     m_goTo->setObjectName(QStringLiteral("goToIndex"));
     m_goTo->setPlaceholderText(tr("Go to index"));
     m_goTo->setToolTip(tr("An element index as the table shows it: (31, 8), 31, 8 or 31 8 for a "
@@ -38,14 +39,14 @@ ElementPanel::ElementPanel(QWidget* parent)
     m_goTo->setMinimumWidth(
         m_goTo->fontMetrics().horizontalAdvance(QStringLiteral("(000000, 00000)")) + 16);
     m_goTo->setMaximumWidth(m_goTo->minimumWidth() * 3 / 2);
-    m_previous->setText(tr("◀ Previous"));
+    m_previous->setText(tr("◀"));
     m_previous->setToolTip(tr("Previous difference (Shift+N)"));
-    m_next->setText(tr("Next ▶"));
+    m_next->setText(tr("▶"));
     m_next->setToolTip(tr("Next difference (N)"));
     m_copy->setText(tr("Copy"));
     m_copy->setToolTip(
         tr("Copy the selected rows as tab-separated text, with the column titles (Ctrl+C)"));
-    m_export->setText(tr("Export CSV…"));
+    m_export->setText(tr("CSV…"));
     m_export->setToolTip(tr("Save the differing elements as CSV"));
 
     auto* tools = new QHBoxLayout;

@@ -207,8 +207,9 @@ void HistogramPanel::rebuild() {
     auto* x = new QBarCategoryAxis;
     x->append(labels);
     x->setTitleText(m_mode == Mode::delta ? tr("|Δ| decade") : tr("ULP distance"));
-    // Many bars: labels upright would be elided to "1…"; standing, each reads whole.
-    if (barCount() > 6) x->setLabelsAngle(-90);
+    // Labels lying down are elided to "1…" as soon as a bar is narrower than its label;
+    // standing, each reads whole at any width.
+    x->setLabelsAngle(-90);
     auto* y = new QValueAxis;
     const CountAxis axis = countAxis(highest);
     y->setRange(0, double(axis.top));

@@ -69,13 +69,13 @@ MatrixLegend::MatrixLegend(QWidget* parent) : QWidget(parent) {
         auto* label = new QLabel(e.text, this);
         icon->setToolTip(e.tip);
         label->setToolTip(e.tip);
-        // Three entries a row keep the legend no wider than a five-group matrix needs.
-        const int row = i / 3, col = (i % 3) * 2;
+        // Two entries a row: the legend fits the matrix pane's narrowest width, words whole.
+        const int row = i / 2, col = (i % 2) * 2;
         grid->addWidget(icon, row, col);
         grid->addWidget(label, row, col + 1);
         ++i;
     }
-    grid->setColumnStretch(6, 1);
+    grid->setColumnStretch(4, 1);
     paintSwatches();
 }
 

@@ -88,8 +88,9 @@ TriageView::TriageView(QWidget* parent)
     outer->addWidget(main);
     QWidget* verdictPane = titled(tr("Verdict"), m_verdictPanel);
     outer->addWidget(verdictPane);
-    outer->setStretchFactor(0, 1);
-    outer->setStretchFactor(1, 0);
+    // A smaller window takes from both sides, two parts from the panes to one from the verdict.
+    outer->setStretchFactor(0, 2);
+    outer->setStretchFactor(1, 1);
     m_splitters = {outer, main, top, bottom};
     for (QSplitter* s : m_splitters)
         s->setChildrenCollapsible(false);
@@ -103,11 +104,15 @@ TriageView::TriageView(QWidget* parent)
     // 1024 × 700 window; the splitters never squeeze a pane below them.
     const QFontMetrics fm = fontMetrics();
     const int em = fm.horizontalAdvance(QLatin1Char('M'));
-    matrixPane->setMinimumSize(14 * em, 8 * fm.height());
-    buffersPane->setMinimumSize(22 * em, 8 * fm.height());
-    elementsPane->setMinimumSize(24 * em, 10 * fm.height());
-    details->setMinimumSize(18 * em, 10 * fm.height());
-    verdictPane->setMinimumSize(20 * em, 10 * fm.height());
+    const auto atLeast = [](QWidget* pane, int width, int height) {
+        // Never below what the pane's own controls need to show their words whole.
+        pane->setMinimumSize(pane->minimumSizeHint().expandedTo(QSize(width, height)));
+    };
+    atLeast(matrixPane, 14 * em, 8 * fm.height());
+    atLeast(buffersPane, 22 * em, 8 * fm.height());
+    atLeast(elementsPane, 24 * em, 10 * fm.height());
+    atLeast(details, 18 * em, 10 * fm.height());
+    atLeast(verdictPane, 20 * em, 10 * fm.height());
     applyDefaultSizes();
 
     auto* layout = new QHBoxLayout(this);
