@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCompleter>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStringListModel>
@@ -188,6 +189,50 @@ TEST(BufferSearch, TypingFiltersTheCellsBuffers) {
     EXPECT_EQ(w.listedBuffers(), (QStringList{"v_pred"}));
     search->clear();
     EXPECT_EQ(w.listedBuffers().size(), 3);
+}
+
+TEST(BufferSearch, AFilterCarriedIntoAnotherCellIsSaidInTheListsTitle) {
+    OpenWindow w;
+    BufferPanel* panel = w.triage().bufferPanel();
+    EXPECT_FALSE(panel->title().contains(QStringLiteral("filtered")));
+    w.triage().bufferSearch()->setText(QStringLiteral("logits"));
+    EXPECT_TRUE(panel->title().contains(QStringLiteral("filtered by “logits”: 2 of 3 shown")))
+        << panel->title().toStdString();
+    // Another cell keeps the filter, and says so with its own counts.
+    ASSERT_TRUE(w.triage().selectCell(1, QStringLiteral("I")));
+    EXPECT_TRUE(w.listedBuffers().isEmpty());
+    EXPECT_TRUE(panel->title().startsWith(QStringLiteral("Step 1 · I")))
+        << panel->title().toStdString();
+    EXPECT_TRUE(panel->title().contains(QStringLiteral("filtered by “logits”: 0 of 1 shown")))
+        << panel->title().toStdString();
+    w.triage().bufferSearch()->clear();
+    EXPECT_FALSE(panel->title().contains(QStringLiteral("filtered")));
+    EXPECT_EQ(w.listedBuffers(), QStringList{"cfc_grad_b_scratch"});
+}
+
+TEST(BufferSearch, AFirstClickOnANumberColumnPutsTheLargestOnTop) {
+    OpenWindow w;
+    BufferPanel* panel = w.triage().bufferPanel();
+    QHeaderView* header = panel->view()->horizontalHeader();
+    const auto clickHeader = [&](int column) {
+        QTest::mouseClick(
+            header->viewport(), Qt::LeftButton, Qt::NoModifier,
+            QPoint(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
+                   header->height() / 2));
+    };
+    clickHeader(BufferListModel::MaxAbsDeltaColumn);
+    EXPECT_EQ(header->sortIndicatorSection(), int(BufferListModel::MaxAbsDeltaColumn));
+    EXPECT_EQ(header->sortIndicatorOrder(), Qt::DescendingOrder);
+    const auto* proxy = panel->proxy();
+    const double top = proxy->index(0, BufferListModel::MaxAbsDeltaColumn)
+                           .data(BufferListModel::SortRole)
+                           .toDouble();
+    for (int r = 1; r < proxy->rowCount(); ++r)
+        EXPECT_GE(top, proxy->index(r, BufferListModel::MaxAbsDeltaColumn)
+                           .data(BufferListModel::SortRole)
+                           .toDouble());
+    clickHeader(BufferListModel::NameColumn); // words: A to Z first
+    EXPECT_EQ(header->sortIndicatorOrder(), Qt::AscendingOrder);
 }
 
 TEST(BufferSearch, EnterJumpsToTheCellHoldingTheBuffer) {

@@ -390,5 +390,13 @@ QVariant BufferListModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("equal, diverge, within tolerance, one-sided, error, …")};
     if (role == Qt::DisplayRole) return tr(titles[section]);
     if (role == Qt::ToolTipRole && tips[section]) return tr(tips[section]);
+    // A first click on a column of numbers puts the largest on top: the common question is
+    // "which buffer differs most".
+    if (role == Qt::InitialSortOrderRole) {
+        const bool words = section == NameColumn || section == TypeColumn ||
+                           section == KindColumn || section == ShapeColumn ||
+                           section == StatusColumn;
+        return words ? Qt::AscendingOrder : Qt::DescendingOrder;
+    }
     return {};
 }

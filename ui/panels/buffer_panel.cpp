@@ -54,18 +54,49 @@ BufferPanel::BufferPanel(QWidget* parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { emitCurrent(); });
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { emitCurrent(); });
+    // The shown count follows the filter and the cell.
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_proxy, signal, this, [this] { updateTitle(); });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] { updateTitle(); });
 }
 
 void BufferPanel::setCell(SnapshotPtr snapshot, const QString& title,
                           std::vector<std::size_t> buffers) {
-    m_title->setText(title);
+    m_cellTitle = title;
     m_model->setBuffers(std::move(snapshot), std::move(buffers));
     m_view->resizeColumnsToContents();
+    updateTitle();
 }
 
 void BufferPanel::clear() {
-    m_title->setText(tr("Select a cell of the matrix to list its buffers."));
+    m_cellTitle.clear();
     m_model->clear();
+    updateTitle();
+}
+
+void BufferPanel::setFilterNote(const QString& text) {
+    m_filterText = text.trimmed();
+    updateTitle();
+}
+
+QString BufferPanel::title() const {
+    return m_title->text();
+}
+
+void BufferPanel::updateTitle() {
+    if (m_cellTitle.isEmpty()) {
+        m_title->setText(tr("Select a cell of the matrix to list its buffers."));
+        return;
+    }
+    if (m_filterText.isEmpty()) {
+        m_title->setText(m_cellTitle);
+        return;
+    }
+    m_title->setText(tr("%1 — filtered by “%2”: %3 of %4 shown (clear the search field to list "
+                        "all)")
+                         .arg(m_cellTitle, m_filterText)
+                         .arg(m_proxy->rowCount())
+                         .arg(m_model->rowCount()));
 }
 
 bool BufferPanel::selectBuffer(const QString& name) {

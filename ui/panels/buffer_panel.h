@@ -23,6 +23,10 @@ class BufferPanel : public QWidget {
     // Shows the buffers of the cell at (step, group label); an empty list clears.
     void setCell(SnapshotPtr snapshot, const QString& title, std::vector<std::size_t> buffers);
     void clear();
+    // The buffer search's text: while it filters the list, the title says so and how many rows
+    // it hides, so a filter typed in one cell is not silently applied to the next.
+    void setFilterNote(const QString& text);
+    QString title() const;
     // Selects the buffer named `name` in the list; false when it is not there or filtered out.
     bool selectBuffer(const QString& name);
     // Index into Analysis::buffers of the selected buffer, or -1.
@@ -48,6 +52,9 @@ class BufferPanel : public QWidget {
     void editShape(const QString& buffer);
 
     QLabel* m_title;
+    QString m_cellTitle;  // the cell's own title
+    QString m_filterText; // what the search field filters by, or empty
+    void updateTitle();
     BufferListModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;

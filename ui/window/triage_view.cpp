@@ -64,6 +64,7 @@ TriageView::TriageView(QWidget* parent)
     buffersLayout->addWidget(m_bufferSearch);
     buffersLayout->addWidget(m_bufferPanel, 1);
     m_bufferSearch->setFilterTarget(m_bufferPanel->proxy(), BufferListModel::NameColumn);
+    connect(m_bufferSearch, &QLineEdit::textChanged, m_bufferPanel, &BufferPanel::setFilterNote);
     QWidget* buffersPane = titled(tr("Buffers of the cell"), buffers);
     top->addWidget(buffersPane);
 
