@@ -18,7 +18,7 @@ namespace {
 // keep labels from running into each other.
 constexpr int kPlotHeight = 150;
 constexpr int kPlotWidth = 360; // what the bars share, within kMinBar..kMaxBar each
-constexpr int kMinBar = 8, kMaxBar = 40;
+constexpr int kMinBar = 8, kMaxBar = 64;
 constexpr int kLeft = 50;   // y tick labels, then the y-axis title
 constexpr int kTop = 16;    // count labels above the tallest bar
 constexpr int kBottom = 38; // x tick labels, then the x-axis title
@@ -181,10 +181,10 @@ std::vector<int> cellLevels(const DivergenceMap& m) {
 std::string svgDivergenceMap(const DivergenceMap& m, std::string_view caption) {
     const int rows = static_cast<int>(m.gridRows), cols = static_cast<int>(m.gridCols);
     if (rows == 0 || cols == 0) return "";
-    // Cells about square on a grid up to 384 × 256 px; a flat map is one strip 20 px tall.
-    const int cellW = m.flat ? std::clamp(512 / cols, 2, 24)
-                             : std::clamp(std::min(384 / cols, 256 / rows), 2, 24);
-    const int cellH = m.flat ? 20 : cellW;
+    // A grid of up to about 384 × 256 px, whatever its number of rows and columns; a flat map
+    // is one strip 20 px tall.
+    const int cellW = std::clamp((m.flat ? 512 : 384) / cols, 2, 24);
+    const int cellH = m.flat ? 20 : std::clamp(256 / rows, 2, 24);
     const std::string lastRow = std::to_string(m.rows ? m.rows - 1 : 0);
     const std::string lastCol = std::to_string(m.cols ? m.cols - 1 : 0);
     const int left = m.flat ? 8 : 20 + static_cast<int>(lastRow.size() * kCharWidth);
@@ -199,12 +199,10 @@ std::string svgDivergenceMap(const DivergenceMap& m, std::string_view caption) {
                       "\" aria-label=\"" + name + "\"><title>" + name + "</title>";
     svg += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(gridW) +
            "\" height=\"" + num(gridH) + "\" fill=\"" + kMapEqualColour + "\"/>";
+    // Each run of equally coloured cells in a row is one subpath of its colour's one path:
+    // a 64 × 64 map stays a few kilobytes.
     const std::vector<int> levels = cellLevels(m);
-    std::string colours[kLevels + 1];
-    for (int l = 0; l < kLevels; ++l)
-        colours[l] = levelColour(l);
-    colours[kNonFinite] = kMapNonFiniteColour;
-    // One rectangle per run of equally coloured cells in a row.
+    std::string paths[kLevels + 1];
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols;) {
             const int level = levels[static_cast<std::size_t>(r) * cols + c];
@@ -212,11 +210,16 @@ std::string svgDivergenceMap(const DivergenceMap& m, std::string_view caption) {
             while (end < cols && levels[static_cast<std::size_t>(r) * cols + end] == level)
                 ++end;
             if (level != kEqual)
-                svg += "<rect x=\"" + num(left + c * cellW) + "\" y=\"" + num(top + r * cellH) +
-                       "\" width=\"" + num((end - c) * cellW) + "\" height=\"" + num(cellH) +
-                       "\" fill=\"" + colours[level] + "\"/>";
+                paths[level] += "M" + num(left + c * cellW) + " " + num(top + r * cellH) + "h" +
+                                num((end - c) * cellW) + "v" + num(cellH) + "h-" +
+                                num((end - c) * cellW) + "z";
             c = end;
         }
+    for (int level = 0; level <= kLevels; ++level)
+        if (!paths[level].empty())
+            svg += "<path fill=\"" +
+                   (level == kNonFinite ? std::string(kMapNonFiniteColour) : levelColour(level)) +
+                   "\" d=\"" + paths[level] + "\"/>";
     // Where the grid starts and ends, in elements: rows down the left, columns along the top.
     svg += text(left, top - 4, "start", "0") + text(left + gridW, top - 4, "end", lastCol);
     if (!m.flat)
