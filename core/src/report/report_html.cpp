@@ -48,9 +48,11 @@ pre{background:#f7f7f7;padding:.7em;border:1px solid #e0e0e0;overflow-x:auto}
 .chart .bar{fill:#c62828}.chart .axis{stroke:#555}.chart .grid{stroke:#e6e6e6}
 .chart text,.map text{font:11px sans-serif;fill:#333}
 .chart .title,.map .title{font-weight:600}
-table.stats{font-size:13px}
+table.stats{font-size:12.5px}
+table.stats th,table.stats td{padding:2px 4px}
 table.stats td{white-space:nowrap}
 table.stats td.name{white-space:normal}
+table.stats td.buf{min-width:11em}
 .swatch{display:inline-block;width:1.6em;height:.9em;border:1px solid #bbb;vertical-align:middle;
 margin:0 .3em 0 .6em}
 .legend span{display:inline-block;padding:0 .6em;margin-right:.4em;border:1px solid #ccc}

@@ -97,7 +97,7 @@ void htmlDifferingTable(std::string& h, const Analysis& a,
              td("<code>" + breakableName(b.group) + "</code>", "name") +
              td("<a href=\"#b" + std::to_string(differing[r]) + "\"><code>" +
                     breakableName(b.name) + "</code></a>",
-                "name") +
+                "name buf") +
              td(htmlEscape(dtypeName(b.dtype))) + td(breakableName(kindText(b)), "name") +
              differCell(b) + td("<code>" + htmlEscape(first) + "</code>", "n", firstDiffText(b)) +
              td(s.lastDiff ? htmlEscape(indexText(b, *s.lastDiff)) : "", "n") +
