@@ -2,6 +2,7 @@
 
 #include "dumpscope/result.h"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -15,8 +16,14 @@ namespace dumpscope {
 std::string reportJson(const Analysis& analysis);
 // A Markdown summary that pastes cleanly into an issue.
 std::string reportMarkdown(const Analysis& analysis);
+// What the HTML report takes besides the analysis.
+struct HtmlReportOptions {
+    // The date in its header (UTC, to the minute); unset: when the report is made.
+    std::optional<std::chrono::system_clock::time_point> madeAt;
+};
 // One self-contained HTML file: inline styles and SVG charts, no scripts, every name escaped.
-std::string reportHtml(const Analysis& analysis);
+// It reads the differing buffers' files again (runA, runB) for their divergence maps.
+std::string reportHtml(const Analysis& analysis, const HtmlReportOptions& options = {});
 
 enum class ReportFormat { json, markdown, html };
 // By extension: .json, .md / .markdown, .html / .htm; nullopt otherwise.

@@ -151,9 +151,10 @@ std::string growthCellText(Status status, std::uint64_t nDiff) {
 std::vector<Bar> deltaBars(const DeltaHistogram& h) {
     std::vector<Bar> bars;
     const auto [lo, hi] = h.counts.usedRange();
-    for (std::size_t i = lo; i < hi; ++i)
-        bars.push_back(
-            {"1e" + std::to_string(static_cast<int>(i) + DeltaHistogram::kMinDecade), h.counts[i]});
+    for (std::size_t i = lo; i < hi; ++i) {
+        const int decade = static_cast<int>(i) + DeltaHistogram::kMinDecade;
+        bars.push_back({"1e" + std::to_string(decade), h.counts[i], decade});
+    }
     return bars;
 }
 
@@ -161,7 +162,7 @@ std::vector<Bar> ulpBars(const UlpHistogram& h) {
     std::vector<Bar> bars;
     const auto [lo, hi] = h.counts.usedRange();
     for (std::size_t k = lo; k < hi; ++k)
-        bars.push_back({"2^" + std::to_string(k), h.counts[k]});
+        bars.push_back({"2^" + std::to_string(k), h.counts[k], static_cast<int>(k)});
     return bars;
 }
 

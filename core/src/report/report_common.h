@@ -52,6 +52,7 @@ std::string growthCellText(Status status, std::uint64_t nDiff);
 struct Bar {
     std::string label;
     std::uint64_t count = 0;
+    int exponent = 0; // the decade or power of two: charts label the round ones
 };
 // One bar per decade from the lowest to the highest non-empty one (label "1e-7").
 std::vector<Bar> deltaBars(const DeltaHistogram& h);

@@ -9,11 +9,14 @@
 #include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
+#include "dumpscope/noise_floor.h"
+
 #include "report/report_common.h"
-#include "report/report_svg.h"
+#include "report/report_html_buffers.h"
 #include "report/report_text.h"
 
 #include <algorithm>
+#include <ctime>
 
 namespace dumpscope {
 
@@ -42,16 +45,19 @@ table.matrix td{text-align:center;min-width:3.5em}
 code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
 pre{background:#f7f7f7;padding:.7em;border:1px solid #e0e0e0;overflow-x:auto}
 .charts{display:flex;flex-wrap:wrap;gap:2em}
-.chart .bar{fill:#c62828}.chart .axis{stroke:#555}
-.chart text{font:9px sans-serif;fill:#333}
+.chart .bar{fill:#c62828}.chart .axis{stroke:#555}.chart .grid{stroke:#e6e6e6}
+.chart text,.map text{font:11px sans-serif;fill:#333}
+.chart .title,.map .title{font-weight:600}
+table.stats{font-size:12.5px}
+table.stats th,table.stats td{padding:2px 4px}
+table.stats td{white-space:nowrap}
+table.stats td.name{white-space:normal}
+table.stats td.buf{min-width:11em}
+.swatch{display:inline-block;width:1.6em;height:.9em;border:1px solid #bbb;vertical-align:middle;
+margin:0 .3em 0 .6em}
 .legend span{display:inline-block;padding:0 .6em;margin-right:.4em;border:1px solid #ccc}
 .note{color:#666}
 )";
-
-std::string td(const std::string& escapedText, const char* cls = nullptr) {
-    return cls ? "<td class=\"" + std::string(cls) + "\">" + escapedText + "</td>"
-               : "<td>" + escapedText + "</td>";
-}
 
 std::string joinEscaped(const std::vector<std::string>& names) {
     std::string out;
@@ -60,15 +66,38 @@ std::string joinEscaped(const std::vector<std::string>& names) {
     return out.empty() ? "none" : out;
 }
 
-void header(std::string& h, const Analysis& a) {
+// "2026-05-04T13:07Z". To the minute: a report is dated for the reader, and two renders of one
+// analysis a moment apart (an export, then a check of it) should not differ by their seconds.
+std::string isoMinuteUtc(std::chrono::system_clock::time_point t) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", &utc);
+    return buf;
+}
+
+// "bitwise", or the tolerance given; and the noise floor the pair was read over, if any.
+std::string comparisonMode(const Analysis& a) {
+    const std::string tolerance = report::toleranceText(a);
+    std::string mode = tolerance.empty() ? "bitwise" : "tolerance: " + tolerance;
+    if (a.noiseFloor) {
+        const std::size_t n = a.noiseFloor->reruns.size();
+        mode += "; over the noise floor of " + std::to_string(n) + (n == 1 ? " rerun" : " reruns");
+    }
+    return mode;
+}
+
+void header(std::string& h, const Analysis& a, std::chrono::system_clock::time_point madeAt) {
+    const std::string date = isoMinuteUtc(madeAt);
     h += "<h1>dumpscope report</h1>\n<table class=\"meta\">";
     h += "<tr><th>Run A</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runA)) +
          "</td></tr>";
     h += "<tr><th>Run B</th><td class=\"mono\">" + htmlEscape(report::pathBytes(a.runB)) +
          "</td></tr>";
+    h += "<tr><th>Comparison</th><td>" + htmlEscape(comparisonMode(a)) + "</td></tr>";
     if (a.schema) h += "<tr><th>Schema</th><td>" + htmlEscape(a.schema->name) + "</td></tr>";
-    if (const std::string t = report::toleranceText(a); !t.empty())
-        h += "<tr><th>Tolerance</th><td>" + htmlEscape(t) + "</td></tr>";
+    h += "<tr><th>Made</th><td><time datetime=\"" + date + "\">" + date + "</time> (UTC)</td></tr>";
     h += "<tr><th>Tool</th><td>dumpscope " + htmlEscape(version()) + "</td></tr></table>\n";
 }
 
@@ -96,6 +125,10 @@ void verdict(std::string& h, const Analysis& a) {
     if (const std::string oneSided = oneSidedWarning(v); !oneSided.empty())
         h += "<br><strong>Warning:</strong> " + htmlEscape(oneSided) + ".";
     h += "</div>\n";
+    // The reference's reading of the case, before any table: what to look at next.
+    if (!v.text.empty())
+        h += "<h2>Interpretation (reference decision tree)</h2>\n<pre>" + htmlEscape(v.text, true) +
+             "</pre>\n";
     const RootCause& rc = v.rootCause;
     if (!rc.step) return;
     h += "<h2>Root cause</h2>\n<p>At step " + std::to_string(*rc.step) +
@@ -164,102 +197,6 @@ void matrix(std::string& h, const Analysis& a) {
         "dumped";
     if (a.cancelled) h += " <span class=\"pend\">…</span>not compared (cancelled)";
     h += "</p>\n";
-}
-
-void statsTable(std::string& h, const Analysis& a, const std::vector<std::size_t>& differing,
-                std::size_t shown) {
-    h += "<h2>Differing buffers</h2>\n<table class=\"stats\"><tr><th>step</th><th>group</th>"
-         "<th>buffer</th><th>dtype</th><th>kind</th><th>n_diff/n</th><th>first diff</th><th>last "
-         "diff</th>"
-         "<th>max |Δ| [index]</th><th>max rel Δ</th><th>max ULP</th><th>to pass: atol / rtol / "
-         "ulp</th><th>NaN A/B</th>"
-         "<th>Inf A/B</th><th>±0 only</th><th>hash A</th><th>hash B</th></tr>\n";
-    for (std::size_t r = 0; r < shown; ++r) {
-        const auto& b = a.buffers[differing[r]];
-        const auto& s = b.stats;
-        std::string maxDelta = report::formatNumber(s.maxAbsDelta);
-        if (s.maxAbsDeltaIndex) maxDelta += " " + report::indexText(b, *s.maxAbsDeltaIndex);
-        h += "<tr>" + td(std::to_string(b.step), "n") +
-             td("<code>" + htmlEscape(b.group) + "</code>") +
-             td("<a href=\"#b" + std::to_string(differing[r]) + "\"><code>" + htmlEscape(b.name) +
-                "</code></a>") +
-             td(htmlEscape(dtypeName(b.dtype))) + td(htmlEscape(report::kindText(b))) +
-             td(htmlEscape(report::countText(b)), "n") +
-             td("<code>" + htmlEscape(report::firstDiffText(b)) + "</code>") +
-             td(s.lastDiff ? std::to_string(*s.lastDiff) : "", "n") +
-             td(htmlEscape(maxDelta), "n") +
-             td(htmlEscape(report::formatNumber(s.maxRelDelta, 3)), "n") +
-             td(std::to_string(s.maxUlp), "n") + td(htmlEscape(report::toPassText(b)), "n") +
-             td(std::to_string(s.nanA) + "/" + std::to_string(s.nanB), "n") +
-             td(std::to_string(s.infA) + "/" + std::to_string(s.infB), "n") +
-             td(std::to_string(s.signedZeroDiffs), "n") + td(report::hex16(s.hashA), "mono") +
-             td(report::hex16(s.hashB), "mono") + "</tr>\n";
-    }
-    h += "</table>\n";
-    if (shown < differing.size())
-        h += "<p class=\"note\">… and " + std::to_string(differing.size() - shown) +
-             " more differing buffers (see the JSON report).</p>\n";
-}
-
-void diffTable(std::string& h, const BufferResult& b, const std::vector<ElementDiff>& diffs,
-               const char* title) {
-    if (diffs.empty()) return;
-    h += "<table class=\"diffs\"><tr><th colspan=\"6\">" + std::string(title) +
-         "</th></tr><tr><th>index</th><th>A</th><th>B</th><th>A bits</th><th>B bits</th>"
-         "<th>|Δ|</th></tr>";
-    for (const auto& d : diffs)
-        h += "<tr>" + td(htmlEscape(report::indexText(b, d.index)), "n") +
-             td(htmlEscape(formatValue(b.dtype, d.bitsA)), "n") +
-             td(htmlEscape(formatValue(b.dtype, d.bitsB)), "n") +
-             td(htmlEscape(formatBits(b.dtype, d.bitsA)), "mono") +
-             td(htmlEscape(formatBits(b.dtype, d.bitsB)), "mono") +
-             td(htmlEscape(report::formatNumber(d.absDelta)), "n") + "</tr>";
-    h += "</table>\n";
-}
-
-// ", shape [64, 8]" or ", shape not applied: <why>".
-std::string shapeText(const BufferResult& b) {
-    if (!b.shapeError.empty()) return ", shape not applied: " + htmlEscape(b.shapeError);
-    if (b.shape.empty()) return "";
-    std::string dims;
-    for (auto d : b.shape)
-        dims += (dims.empty() ? "" : ", ") + std::to_string(d);
-    return ", shape [" + dims + "]";
-}
-
-// Where the differences sit in a shaped buffer: whole rows or a scatter name different bugs.
-std::string placement(const BufferResult& b) {
-    const std::string text = placementSummary(b.stats, b.shape);
-    return text.empty() ? "" : "<p>" + htmlEscape(text) + "</p>\n";
-}
-
-void details(std::string& h, const Analysis& a, const std::vector<std::size_t>& differing,
-             std::size_t shown) {
-    h += "<h2>Differing buffers in detail</h2>\n";
-    for (std::size_t r = 0; r < shown; ++r) {
-        const auto& b = a.buffers[differing[r]];
-        const auto& s = b.stats;
-        h +=
-            "<section id=\"b" + std::to_string(differing[r]) + "\"><h3>step " +
-            std::to_string(b.step) + " · <code>" + htmlEscape(b.group) + "</code> · <code>" +
-            htmlEscape(b.name) + "</code> <span class=\"note\">(" + htmlEscape(b.fileName) + ", " +
-            htmlEscape(dtypeName(b.dtype)) + shapeText(b) + ")</span></h3>\n" + placement(b) +
-            "<div class=\"charts\"><div>"
-            "<p>log10 |Δ| per decade</p>" +
-            report::svgBarChart(report::deltaBars(s.deltaHistogram), "log10 |Δ| per decade") +
-            "<p class=\"note\">|Δ| = 0 (sign of zero only): " +
-            std::to_string(s.deltaHistogram.zero) +
-            " · NaN: " + std::to_string(s.deltaHistogram.nan) +
-            " · infinite: " + std::to_string(s.deltaHistogram.infinite) +
-            "</p></div><div>"
-            "<p>ULP distance per power of two</p>" +
-            report::svgBarChart(report::ulpBars(s.ulpHistogram), "ULP distance per power of two") +
-            "<p class=\"note\">no ULP distance (NaN): " + std::to_string(s.ulpHistogram.undefined) +
-            "</p></div></div>\n";
-        diffTable(h, b, s.firstDiffs, "first differing elements");
-        diffTable(h, b, s.largestDiffs, "largest |Δ|");
-        h += "</section>\n";
-    }
 }
 
 // n_diff per step of every buffer that differs somewhere; the tooltip has max |Δ|.
@@ -331,25 +268,22 @@ void problems(std::string& h, const Analysis& a) {
 
 } // namespace
 
-std::string reportHtml(const Analysis& analysis) {
+std::string reportHtml(const Analysis& analysis, const HtmlReportOptions& options) {
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<title>dumpscope report</title>\n<style>";
     h += kStyle;
     h += "</style>\n</head>\n<body>\n";
-    header(h, analysis);
+    header(h, analysis, options.madeAt.value_or(std::chrono::system_clock::now()));
     verdict(h, analysis);
     matrix(h, analysis);
     const auto differing = report::differingBuffers(analysis);
     const std::size_t shown = std::min(differing.size(), report::kMaxTableRows);
     if (!differing.empty()) {
-        statsTable(h, analysis, differing, shown);
-        details(h, analysis, differing, shown);
+        report::htmlDifferingTable(h, analysis, differing, shown);
+        report::htmlDifferingDetails(h, analysis, differing, shown);
     }
     growth(h, analysis);
     problems(h, analysis);
-    if (!analysis.verdict.text.empty())
-        h += "<h2>Interpretation (reference decision tree)</h2>\n<pre>" +
-             htmlEscape(analysis.verdict.text, true) + "</pre>\n";
     h += "</body>\n</html>\n";
     return h;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace dumpscope::report {
 
@@ -91,6 +92,18 @@ std::string formatNumber(double v, int precision) {
 std::string hex16(std::uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string compactCount(std::uint64_t n) {
+    if (n < 1000) return std::to_string(n);
+    const char* units[] = {"k", "M", "G", "T", "P", "E"};
+    double v = static_cast<double>(n);
+    std::size_t u = 0;
+    for (v /= 1000; v >= 999.5 && u + 1 < std::size(units); v /= 1000)
+        ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v < 9.95 ? "%.1f%s" : "%.0f%s", v, units[u]);
     return buf;
 }
 

@@ -33,5 +33,8 @@ std::string pathBytes(const std::filesystem::path& p);
 std::string formatNumber(double v, int precision = 6);
 // 16 lower-case hex digits, zero-padded: the way hashes are shown everywhere.
 std::string hex16(std::uint64_t v);
+// A count in at most four characters where space is short (chart labels, table cells):
+// "1966" -> "2.0k", "2504133" -> "2.5M". Wherever it is shown the exact count is a tooltip away.
+std::string compactCount(std::uint64_t n);
 
 } // namespace dumpscope::report
