@@ -28,9 +28,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace dumpscope;
