@@ -100,10 +100,6 @@ template <typename T>
 void countAtLeast(const T* values, std::size_t n, const T* thresholds, std::size_t m,
                   std::uint64_t* counts);
 
-// Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
-// CPU has AVX2, and (in the core's tests) no test has switched the vector paths off.
-bool vectorPathsEnabled();
-
 // The test hooks: a switch for the vector paths, and counts of the dense path's blocks (a block
 // it took, one whose |Δ| was float32, one binned by threshold counts). They are defined only in
 // tests/support/test_hooks.cpp, which the core's tests link and no other binary does. Everywhere
@@ -115,6 +111,14 @@ namespace hooks {
 [[gnu::weak]] void countSingleBlock();
 [[gnu::weak]] void countThresholdBlock();
 } // namespace hooks
+
+// Whether the AVX2 paths (denseF32, scanAndMarkF32, markDifferingWords' loop) may run: the
+// CPU has AVX2, and (in the core's tests) no test has switched the vector paths off. Inline and
+// asked once per compare: the kernels' callers ask it per 4 KiB block.
+inline bool vectorPathsEnabled() {
+    static const bool cpu = cpuHasAvx2();
+    return cpu && (!hooks::vectorPathsAllowed || hooks::vectorPathsAllowed());
+}
 
 inline void countDenseBlock() {
     if (hooks::countDenseBlock) hooks::countDenseBlock();

@@ -1,5 +1,4 @@
-// Which path the compare takes: whether the CPU runs AVX2 and whether the vector paths may run
-// (a test can switch them off through the hooks in dense_f32.h).
+// Whether the CPU runs AVX2 (dense_f32.h's vectorPathsEnabled() adds the tests' switch).
 #include "compare/dense_f32.h"
 
 namespace dumpscope::detail {
@@ -11,11 +10,6 @@ bool cpuHasAvx2() {
 #else
     return false;
 #endif
-}
-
-bool vectorPathsEnabled() {
-    if (hooks::vectorPathsAllowed && !hooks::vectorPathsAllowed()) return false;
-    return cpuHasAvx2(); // false where the compiler cannot build AVX2
 }
 
 } // namespace dumpscope::detail
