@@ -6,12 +6,14 @@
 #include "panels/verdict_panel.h"
 #include "test_support.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_colors.h"
 #include "widgets/matrix_view.h"
 #include "window/triage_view.h"
 
 #include "dumpscope/analyze.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -93,12 +95,19 @@ TEST(VerdictCulprits, TheDecisionPathTakesThePalettesHighlight) {
         panel.setSnapshot(uitest::finishedSnapshot(analyze(runs / "a", runs / "b")));
         int onPath = 0;
         for (QTreeWidgetItemIterator it(panel.decisionTree()); *it; ++it) {
-            if (!(*it)->data(0, VerdictPanel::OnPathRole).toBool()) continue;
+            if (!(*it)->data(0, VerdictPanel::OnPathRole).toBool()) {
+                EXPECT_EQ((*it)->foreground(0).color(), dark.color(QPalette::PlaceholderText));
+                continue;
+            }
             ++onPath;
             EXPECT_EQ((*it)->background(0).color(), dark.color(QPalette::Highlight));
             EXPECT_EQ((*it)->foreground(0).color(), dark.color(QPalette::HighlightedText));
         }
         EXPECT_GT(onPath, 0);
+        auto* warnings = panel.findChild<QLabel*>(QStringLiteral("warnings"));
+        ASSERT_NE(warnings, nullptr);
+        EXPECT_EQ(warnings->palette().color(QPalette::WindowText), matrix_colors::divergeText());
+        EXPECT_GT(matrix_colors::divergeText().lightness(), 110) << "a dark red on a dark window";
     }
     // The divergence map's "all equal" grey follows it too.
     EXPECT_LT(DivergenceMapPanel::equalColor().lightness(), 128);

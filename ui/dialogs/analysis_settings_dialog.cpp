@@ -1,5 +1,7 @@
 #include "dialogs/analysis_settings_dialog.h"
 
+#include "widgets/matrix_colors.h"
+
 #include "dumpscope/option_ranges.h"
 
 #include <QCheckBox>
@@ -68,7 +70,9 @@ AnalysisSettingsDialog::AnalysisSettingsDialog(const AnalysisSettings& initial, 
     m_verdictTolerance->setObjectName(QStringLiteral("verdictTolerance"));
     m_rounding->setClearButtonEnabled(false);
     m_error->setObjectName(QStringLiteral("settingsError"));
-    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
+    QPalette errorPalette = m_error->palette();
+    errorPalette.setColor(QPalette::WindowText, matrix_colors::errorText());
+    m_error->setPalette(errorPalette);
     m_error->setWordWrap(true);
     m_error->hide();
 

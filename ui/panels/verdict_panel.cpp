@@ -101,7 +101,10 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_warnings->setObjectName(QStringLiteral("warnings"));
     m_warnings->setWordWrap(true);
     m_warnings->setTextFormat(Qt::PlainText);
-    m_warnings->setStyleSheet(QStringLiteral("color: #b71c1c"));
+    // The divergent red of the palette in use (a lighter one on a dark desktop).
+    QPalette warningPalette = m_warnings->palette();
+    warningPalette.setColor(QPalette::WindowText, matrix_colors::divergeText());
+    m_warnings->setPalette(warningPalette);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 0, 0, 0);
@@ -168,7 +171,7 @@ void VerdictPanel::clear() {
     // Nothing is on the path until a verdict exists.
     for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
         (*it)->setData(0, OnPathRole, false);
-        (*it)->setForeground(0, QColor(0x75, 0x75, 0x75));
+        (*it)->setForeground(0, m_tree->palette().color(QPalette::PlaceholderText));
         (*it)->setBackground(0, Qt::NoBrush);
         QFont font = (*it)->font(0);
         font.setBold(false);
