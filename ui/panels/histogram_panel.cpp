@@ -1,5 +1,6 @@
 #include "panels/histogram_panel.h"
 
+#include "dumpscope/chart_axis.h"
 #include "dumpscope/diff_index.h"
 
 #include <QBarCategoryAxis>
@@ -230,16 +231,8 @@ void HistogramPanel::rebuild() {
 }
 
 HistogramPanel::CountAxis HistogramPanel::countAxis(quint64 highest) {
-    // The step: 1, 2 or 5 × 10^k, the smallest that keeps to at most five intervals.
-    quint64 step = 1;
-    for (quint64 decade = 1; step * 5 < highest; decade *= 10) {
-        for (quint64 m : {1u, 2u, 5u}) {
-            step = m * decade;
-            if (step * 5 >= highest) break;
-        }
-    }
-    const quint64 intervals = std::max<quint64>(1, (highest + step - 1) / step);
-    return {intervals * step, int(intervals) + 1};
+    const dumpscope::CountAxis axis = dumpscope::countAxis(highest, 5);
+    return {axis.top, int(axis.top / axis.step) + 1};
 }
 
 int HistogramPanel::selectedBar() const {

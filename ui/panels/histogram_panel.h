@@ -48,8 +48,8 @@ class HistogramPanel : public QWidget {
     // "|Δ| in [1e-5, 1e-4)", "ULP distance in [2^3, 2^4)", "NaN on a side", ...
     static QString binDescription(bool ulp, int bin);
 
-    // The count axis for a tallest bar of `highest`: a top at or above it and a tick count whose
-    // steps are whole numbers of 1, 2 or 5 × 10^k elements, so no two tick labels read alike.
+    // The core's countAxis (dumpscope/chart_axis.h) in at most five steps, as QValueAxis takes
+    // it: the top and the tick count.
     struct CountAxis {
         quint64 top = 1;
         int ticks = 2;

@@ -1,5 +1,6 @@
 #include "report/report_svg.h"
 
+#include "dumpscope/chart_axis.h"
 #include "dumpscope/divergence_map.h"
 
 #include "report/report_text.h"
@@ -40,15 +41,6 @@ std::string line(int x1, int y1, int x2, int y2, const char* cls) {
            "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\"/>";
 }
 
-// 1, 2 or 5 times a power of ten: the smallest such step that covers `max` in four ticks.
-std::uint64_t roundStep(std::uint64_t max) {
-    for (std::uint64_t power = 1;; power *= 10)
-        for (std::uint64_t m : {1u, 2u, 5u})
-            if (power * m >= (max + 3) / 4 ||
-                power > std::numeric_limits<std::uint64_t>::max() / 50)
-                return power * m;
-}
-
 // Label every n-th exponent, n in 1, 2, 5, 10, 20, 50…: the smallest that keeps labels of
 // `chars` characters apart on bars `barWidth` px wide.
 int labelEvery(std::size_t chars, int barWidth) {
@@ -77,8 +69,8 @@ std::string svgBarChart(const std::vector<Bar>& bars, std::string_view caption,
         maxCount = std::max(maxCount, b.count);
         longestLabel = std::max(longestLabel, b.label.size());
     }
-    const std::uint64_t step = roundStep(maxCount);
-    const std::uint64_t top = (maxCount + step - 1) / step * step;
+    const CountAxis axis = countAxis(maxCount, 4);
+    const std::uint64_t step = axis.step, top = axis.top;
     const auto yOf = [&](std::uint64_t v) {
         return base - static_cast<int>(
                           static_cast<double>(v) / static_cast<double>(top) * kPlotHeight + 0.5);
