@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          nlohmann-json3-dev libcli11-dev libxxhash-dev python3
+          nlohmann-json3-dev zlib1g-dev libcli11-dev libxxhash-dev python3
           libqt6svg6 desktop-file-utils dpkg-dev file clang-format)
 # Extra packages for a given purpose: `setup.sh gui-shot` adds what headless screenshots need.
 for extra in "$@"; do

@@ -1,0 +1,47 @@
+#pragma once
+// What a self-describing file holds: its tensors, each with its element type, shape and
+// location, in the order the file lists them (the dump order, which is execution order for
+// hook-based dumps). Every reader here reads headers only, through DumpReader's bounded preads;
+// tensor data is read later, by offset, like a raw dump.
+#include "dumpscope/dtype.h"
+#include "dumpscope/tensor_location.h"
+#include "io/dump_reader.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dumpscope::detail {
+
+struct TensorEntry {
+    // The tensor's name in the file: a safetensors / npz key ("x" for "x.npy"), a torch.save
+    // dotted path ("layer1.attn.out", "grads.0"); empty for a lone .npy (the file is the buffer).
+    std::string key;
+    // Null when dumpscope has no element type for it: `typeName` then says what the file has,
+    // and the tensor is listed in the warnings, not compared.
+    std::optional<DType> dtype;
+    std::string typeName;             // as the file spells it: "<f4", "F32", "torch.float32"
+    std::vector<std::uint64_t> shape; // outermost first; empty for a 0-d tensor (one element)
+    TensorLocation location;          // location.file is the listed file's relative path
+};
+
+struct ContainerListing {
+    std::vector<TensorEntry> tensors; // the file's order
+    // The whole file refused: "PATH: byte B: what is wrong" (or "PATH: what" when no byte
+    // applies). `tensors` is then empty.
+    std::string error;
+    // One tensor skipped (a type dumpscope has no element type for, ...), naming the file and
+    // the tensor; the others are still listed.
+    std::vector<std::string> warnings;
+};
+
+// Each reads the opened `file` (whose size bounds every offset) and fills the locations with
+// `relativePath` as their file. None reads tensor data, none allocates more than its header's
+// size (capped), and none throws.
+ContainerListing listNpy(const DumpReader& file, const std::string& relativePath);
+ContainerListing listNpz(const DumpReader& file, const std::string& relativePath);
+ContainerListing listSafetensors(const DumpReader& file, const std::string& relativePath);
+ContainerListing listTorchSave(const DumpReader& file, const std::string& relativePath);
+
+} // namespace dumpscope::detail
