@@ -18,8 +18,9 @@ struct TensorEntry {
     // The tensor's name in the file: a safetensors / npz key ("x" for "x.npy"), a torch.save
     // dotted path ("layer1.attn.out", "grads.0"); empty for a lone .npy (the file is the buffer).
     std::string key;
-    // Null when dumpscope has no element type for it: `typeName` then says what the file has,
-    // and the tensor is listed in the warnings, not compared.
+    // Null when the file's type alone does not name one of dumpscope's element types (`<V2`,
+    // `complex64`, ...): `typeName` then says what the file has. The plan takes the schema's
+    // type for it when the schema names the buffer, and otherwise warns and leaves it out.
     std::optional<DType> dtype;
     std::string typeName;             // as the file spells it: "<f4", "F32", "torch.float32"
     std::vector<std::uint64_t> shape; // outermost first; empty for a 0-d tensor (one element)
@@ -31,8 +32,9 @@ struct ContainerListing {
     // The whole file refused: "PATH: byte B: what is wrong" (or "PATH: what" when no byte
     // applies). `tensors` is then empty.
     std::string error;
-    // One tensor skipped (a type dumpscope has no element type for, ...), naming the file and
-    // the tensor; the others are still listed.
+    // An entry that is not a tensor dumpscope can list (an .npz member that is not .npy, a
+    // torch.save value that is not a tensor), naming the file and the entry; the others are
+    // still listed.
     std::vector<std::string> warnings;
 };
 
