@@ -219,6 +219,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     return result;
 }
 
+fs::path testDataDir() {
+    return DUMPSCOPE_TEST_DATA_DIR;
+}
+
 fs::path sharedDir() {
     fs::path dir = DUMPSCOPE_SHARED_DIR;
     std::error_code ec;

@@ -102,6 +102,9 @@ runProcess(const std::vector<std::string>& argv, const std::vector<std::string>&
            const std::function<void(int pid, const ProcessResult& soFar)>& onOutput = {},
            const std::filesystem::path& stdoutTo = {});
 
+// tests/data in the checkout: committed files written by the real libraries (numpy, torch) by
+// the scripts beside them, so that the suite needs neither.
+std::filesystem::path testDataDir();
 // ../shared beside the checkout, or empty when it is absent (tests then GTEST_SKIP visibly).
 std::filesystem::path sharedDir();
 // Unpacks ../shared/samples/NAME (a .tar.xz) into `into`; false when absent or tar fails.
