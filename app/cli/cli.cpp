@@ -11,6 +11,7 @@
 #include "dumpscope/noise_floor.h"
 #include "dumpscope/report.h"
 #include "dumpscope/result_cache.h"
+#include "dumpscope/scan.h"
 #include "dumpscope/shape.h"
 #include "dumpscope/version.h"
 #include "reference_compat.h"
@@ -39,15 +40,20 @@ struct PlannedReads {
 PlannedReads plannedReads(const std::string& runA, const std::string& runB,
                           const AnalyzeOptions& options) {
     PlannedReads planned;
-    for (const auto& b : plan(runA, runB, options).buffers) {
+    const Analysis listed = plan(runA, runB, options);
+    for (const auto& b : listed.buffers) {
         std::uint64_t size[2] = {0, 0};
         bool present[2] = {false, false};
         for (int side = 0; side < 2; ++side) {
-            // A regular file (symlinks followed), stat'ed whatever the length of its path.
-            const auto& run = side == 0 ? runA : runB;
-            const auto file = fileIdentity(std::filesystem::path(run) / b.fileName);
+            // A regular file (symlinks followed), stat'ed whatever the length of its path; a
+            // tensor inside a file is its own bytes, not the file's.
+            const BufferSource source = side == 0 ? sourceA(listed, b) : sourceB(listed, b);
+            if (!source.present()) continue;
+            const auto file = fileIdentity(source.path);
             present[side] = file.has_value();
-            if (file) size[side] = file->size;
+            if (file)
+                size[side] =
+                    source.location ? source.location->count * dtypeSize(b.dtype) : file->size;
         }
         planned.bytes.push_back(size[0] + size[1]);
         if (present[0] && present[1] && size[0] != size[1])
@@ -145,6 +151,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "groups, buffers and dataflow from a JSON schema file "
                    "(default: the reference's groups G..K)")
         ->option_text("FILE");
+    std::string layout;
+    app.add_option("--layout", layout,
+                   "where the runs' files are, as a pattern relative to each run with {rank}, "
+                   "{step}, {group}, {file} and {name}, e.g. rank{rank}/iter_{step}/{name}.pt "
+                   "(default: found by itself; see docs/reference/formats.md)")
+        ->option_text("PATTERN");
     auto* stepsOption =
         app.add_option("--steps", steps,
                        "only these steps, e.g. 0-3,7 (default: every step found); at most " +
@@ -288,6 +300,11 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "error: --watch compares the pair as it lands: not with --floor\n";
         return 2;
     }
+    if (compat && !layout.empty()) {
+        err << "error: --reference-compat reads the reference's own layout only; leave out "
+               "--layout\n";
+        return 2;
+    }
     if (compat && !moreRuns.empty()) {
         err << "error: --reference-compat compares two runs only\n";
         return 2;
@@ -315,6 +332,13 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (verdictTolerance && !options.tolerance.any()) {
         err << "error: --verdict-tolerance needs --atol, --rtol or --ulp\n";
         return 2;
+    }
+    if (!layout.empty()) {
+        if (const std::string why = layoutPatternError(layout); !why.empty()) {
+            err << "error: --layout " << shown(layout) << ": " << why << "\n";
+            return 2;
+        }
+        options.layout = layout;
     }
     try {
         if (!schemaFile.empty())

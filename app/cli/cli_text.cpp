@@ -144,7 +144,8 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
 } // namespace
 
 std::string bufferLine(const BufferResult& b) {
-    std::string head = shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
+    std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
+                       shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
     switch (b.status) {
     case Status::equal:

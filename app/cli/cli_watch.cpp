@@ -124,7 +124,9 @@ class Watch {
 
     // One scan of both runs; compares and prints every step that became complete.
     bool poll() {
-        const RunScan scanA = scanRun(m_request.runA), scanB = scanRun(m_request.runB);
+        const ScanOptions listing{m_request.options.layout};
+        const RunScan scanA = scanRun(m_request.runA, listing),
+                      scanB = scanRun(m_request.runB, listing);
         for (const auto* e : {&scanA.error, &scanB.error})
             if (!e->empty()) m_err << errorLabel() << " " << shown(*e) << "\n";
         if (!scanA.error.empty() || !scanB.error.empty()) return false;

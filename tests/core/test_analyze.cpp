@@ -238,10 +238,10 @@ TEST(Analyze, ARunFolderWithoutDumpsIsThatRunsErrorNotAMatch) {
     std::ofstream(dir / "empty" / "notes.txt") << "not a dump";
     const Analysis oneEmpty = analyze(dir / "a", dir / "empty");
     EXPECT_TRUE(oneEmpty.errorA.empty());
-    EXPECT_EQ(
-        oneEmpty.errorB,
-        (dir / "empty").string() +
-            ": no dump files (step_<step>_<group>_<name>.bin) in this folder; nothing to compare");
+    EXPECT_EQ(oneEmpty.errorB,
+              (dir / "empty").string() +
+                  ": no dump files (step_<step>_<group>_<name>.bin, or .npy, .npz, .safetensors, "
+                  ".pt files by step) in this folder; nothing to compare");
     EXPECT_TRUE(oneEmpty.buffers.empty());
     EXPECT_EQ(oneEmpty.verdict.exitCode, 2);
     // Not the reference's all_equal: nothing was compared, which is never a match.

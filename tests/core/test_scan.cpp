@@ -41,7 +41,7 @@ TEST(Scan, FindsEveryStepAndIgnoresOtherFiles) {
     test::writeDump(dir.path(), 7, "h_q_logits", std::vector<float>{1});
     test::writeDump(dir.path(), 12, "something_else", std::vector<float>{1, 2, 3});
     test::writeText(dir / "notes.txt", "hello");
-    test::writeText(dir / "step_1_x.npy", "hello");
+    test::writeText(dir / "step_1_x.txt", "hello");
     fs::create_directory(dir / "step_2_dir.bin");
     auto scan = scanRun(dir.path());
     EXPECT_TRUE(scan.error.empty());

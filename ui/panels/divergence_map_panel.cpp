@@ -70,8 +70,8 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
         return;
     }
     // A newer snapshot of the same, unchanged pair keeps the map.
-    QString key = QString::fromStdString((analysis->runA / buffer->fileName).string() + '\n' +
-                                         (analysis->runB / buffer->fileName).string()) +
+    const BufferSource sideA = sourceA(*analysis, *buffer), sideB = sourceB(*analysis, *buffer);
+    QString key = QString::fromStdString(sideA.displayName() + '\n' + sideB.displayName()) +
                   QStringLiteral("\n%1 %2 %3 %4")
                       .arg(int(buffer->dtype))
                       .arg(buffer->stats.hashA)
@@ -83,8 +83,8 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
     m_key = key;
     m_marked.reset();
     m_name = QString::fromStdString(buffer->name);
-    m_pathA = analysis->runA / buffer->fileName;
-    m_pathB = analysis->runB / buffer->fileName;
+    m_sourceA = sideA;
+    m_sourceB = sideB;
     m_dtype = buffer->dtype;
     m_shape = buffer->shape;
     m_waiting = true;
@@ -126,34 +126,34 @@ void DivergenceMapPanel::start() {
     auto job = std::make_shared<Job>();
     const quint64 seq = m_sequence;
     // The thread posts back to this panel only; the destructor joins it, so `this` outlives it.
-    job->thread = std::thread(
-        [this, job, seq, a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape, resolution] {
-            int lastPercent = -1;
-            auto map = std::make_shared<const DivergenceMap>(computeDivergenceMap(
-                a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
-                    const int percent = total ? int(done * 100 / total) : 100;
-                    if (percent != lastPercent && !job->stop) {
-                        lastPercent = percent;
-                        QMetaObject::invokeMethod(
-                            this,
-                            [this, seq, percent] {
-                                if (seq == m_sequence)
-                                    m_status->setText(tr("Computing the divergence map of %1… %2%")
-                                                          .arg(m_name)
-                                                          .arg(percent));
-                            },
-                            Qt::QueuedConnection);
-                    }
-                    return !job->stop.load();
-                }));
-            QMetaObject::invokeMethod(
-                this,
-                [this, seq, map] {
-                    if (seq == m_sequence) finish(map);
-                },
-                Qt::QueuedConnection);
-            job->exited = true;
-        });
+    job->thread = std::thread([this, job, seq, a = m_sourceA, b = m_sourceB, dtype = m_dtype,
+                               shape = m_shape, resolution] {
+        int lastPercent = -1;
+        auto map = std::make_shared<const DivergenceMap>(computeDivergenceMap(
+            a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
+                const int percent = total ? int(done * 100 / total) : 100;
+                if (percent != lastPercent && !job->stop) {
+                    lastPercent = percent;
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, seq, percent] {
+                            if (seq == m_sequence)
+                                m_status->setText(tr("Computing the divergence map of %1… %2%")
+                                                      .arg(m_name)
+                                                      .arg(percent));
+                        },
+                        Qt::QueuedConnection);
+                }
+                return !job->stop.load();
+            }));
+        QMetaObject::invokeMethod(
+            this,
+            [this, seq, map] {
+                if (seq == m_sequence) finish(map);
+            },
+            Qt::QueuedConnection);
+        job->exited = true;
+    });
     m_jobs.push_back(job);
 }
 

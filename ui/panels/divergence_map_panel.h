@@ -78,7 +78,7 @@ class DivergenceMapPanel : public QWidget {
 
     // The buffer asked for; recomputed only when one of these changes.
     QString m_key, m_name;
-    std::filesystem::path m_pathA, m_pathB;
+    dumpscope::BufferSource m_sourceA, m_sourceB;
     dumpscope::DType m_dtype = dumpscope::DType::f32;
     std::vector<std::uint64_t> m_shape;
     bool m_waiting = false; // asked for while hidden: computed when shown

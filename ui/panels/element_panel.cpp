@@ -164,7 +164,8 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     if (buffer && m_analysis && m_bufferIndex >= 0) {
         const BufferResult& old = m_analysis->buffers[std::size_t(m_bufferIndex)];
         if (analysis->runA == m_analysis->runA && analysis->runB == m_analysis->runB &&
-            buffer->fileName == old.fileName && buffer->dtype == old.dtype &&
+            buffer->fileName == old.fileName && buffer->rank == old.rank &&
+            buffer->name == old.name && buffer->dtype == old.dtype &&
             buffer->status == old.status && buffer->stats.nA == old.stats.nA &&
             buffer->stats.nB == old.stats.nB && buffer->stats.hashA == old.stats.hashA &&
             buffer->stats.hashB == old.stats.hashB) {
@@ -190,18 +191,18 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
 
     QStringList errors;
     if (buffer) {
-        auto open = [&](const std::filesystem::path& run, bool present) {
+        auto open = [&](const BufferSource& side) {
             std::shared_ptr<BufferView> view;
-            if (!present) return view;
+            if (!side.present()) return view;
             view = std::make_shared<BufferView>();
-            if (!view->open(run / buffer->fileName, buffer->dtype)) {
+            if (!view->open(side, buffer->dtype)) {
                 errors << QString::fromStdString(view->error());
                 view.reset();
             }
             return view;
         };
-        m_a = open(m_analysis->runA, buffer->status != Status::only_in_b);
-        m_b = open(m_analysis->runB, buffer->status != Status::only_in_a);
+        m_a = open(sourceA(*m_analysis, *buffer));
+        m_b = open(sourceB(*m_analysis, *buffer));
     }
     m_model->setSource(m_a, m_b);
     m_filterBar->hide();

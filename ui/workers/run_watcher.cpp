@@ -94,8 +94,8 @@ void RunWatcher::list() {
         // A directory created after watch() started (the job had not made it yet).
         if (scan.error.empty() && !m_fs.directories().contains(dir)) m_fs.addPath(dir);
         if (scan.files.empty()) continue;
-        const std::uint64_t last = scan.files.rbegin()->first.first;
-        for (auto it = scan.files.lower_bound({last, std::string()});
+        const std::uint64_t last = scan.files.rbegin()->first.step;
+        for (auto it = scan.files.lower_bound({last, std::string(), 0});
              it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it)
             newest << QFile::decodeName(
                 QByteArray::fromStdString(scan.pathOf(it->second).string()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpscope/buffer_source.h"
 #include "dumpscope/result.h"
 #include "dumpscope/schema.h"
 
@@ -27,6 +28,8 @@ struct AnalyzeOptions {
     // Remembers results across analyses: unchanged buffer pairs are not read again
     // (result_cache.h). Null: every pair is read.
     std::shared_ptr<ResultCache> cache;
+    // How the runs' files are laid out (ScanOptions::layout); empty: found by itself.
+    std::string layout;
 };
 
 // How one pair is compared.
@@ -57,6 +60,10 @@ Analysis plan(const std::filesystem::path& runA, const std::filesystem::path& ru
 // its kind and, when a tolerance is given, whether every difference is within it.
 BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem::path& b,
                           DType dtype, const CompareOptions& options = {});
+// The same for two sides that may be tensors inside self-describing files; a side that is not
+// present makes the buffer one-sided.
+BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType dtype,
+                            const CompareOptions& options = {});
 
 // Rebuilds Analysis::matrix and Analysis::verdict from Analysis::buffers.
 void summarize(Analysis& analysis);

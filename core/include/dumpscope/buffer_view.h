@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpscope/buffer_source.h"
 #include "dumpscope/dtype.h"
 
 #include <cstddef>
@@ -32,6 +33,9 @@ class BufferView {
     // them) is refused. Returns
     // false and sets error() (naming the file) on failure; the view is then closed.
     bool open(const std::filesystem::path& path, DType dtype);
+    // One side of a buffer: a raw dump as above, or a tensor inside a self-describing file, whose
+    // elements are then read in C order of its shape (element 0 at its location's offset).
+    bool open(const BufferSource& source, DType dtype);
     void close();
     bool isOpen() const;
     const std::string& error() const;

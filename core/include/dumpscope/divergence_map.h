@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dumpscope/buffer_source.h"
+
 #include "dumpscope/diff_index.h"
 #include "dumpscope/dtype.h"
 
@@ -67,6 +69,11 @@ struct DivergenceMap {
 // `error`, naming the file. `progress` (elements done, total) may cancel.
 DivergenceMap computeDivergenceMap(const std::filesystem::path& a, const std::filesystem::path& b,
                                    DType dtype, const std::vector<std::uint64_t>& shape,
+                                   const MapResolution& resolution = {},
+                                   const ScanProgressFn& progress = {});
+// The same for two sides that may be tensors inside self-describing files.
+DivergenceMap computeDivergenceMap(const BufferSource& a, const BufferSource& b, DType dtype,
+                                   const std::vector<std::uint64_t>& shape,
                                    const MapResolution& resolution = {},
                                    const ScanProgressFn& progress = {});
 

@@ -5,6 +5,7 @@
 #include "dumpscope/kind.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/stats.h"
+#include "dumpscope/tensor_location.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -53,12 +54,23 @@ inline bool isOneSided(Status s) {
 struct NoiseFloor; // noise_floor.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
+// The group of a self-describing buffer the schema does not know whose name has no dotted
+// component to group it by (and no layout {group}).
+inline constexpr const char* kTensorsGroup = "tensors";
 
 struct BufferResult {
     std::uint64_t step = 0;
-    std::string group;        // schema group id, or kOtherGroup for unclassified files
-    std::string name;         // schema buffer name; for unclassified files the name's <rest>
-    std::string fileName;     // "step_1_h_q_logits.bin"
+    std::string group; // schema group id, or kOtherGroup for unclassified files
+    std::string name;  // schema buffer name; for unclassified files the name's <rest>
+    // The file, relative to the run: "step_1_h_q_logits.bin", "rank0/step_1.pt". A tensor inside
+    // a self-describing file also has its location in each run (they may differ: another header
+    // length, another view of its storage); null for a raw dump, the whole file.
+    std::string fileName;
+    std::shared_ptr<const TensorLocation> locationA, locationB;
+    std::optional<std::uint64_t> rank; // the rank's directory number; none without ranks
+    // Where it was dumped within its step and rank: the order of the keys in its file, files
+    // in name order. Schema order groups buffers; this is the order they were written.
+    std::uint64_t dumpOrder = 0;
     DType dtype = DType::f32; // unclassified files are compared as bytes (u8)
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
@@ -171,11 +183,20 @@ struct RootCause {
     std::vector<UndecidedBuffer> undecidedBuffers;
     // Groups that may be second sources (see UnclearSource); schema order.
     std::vector<UnclearSource> unclearSources;
+    // When the schema's dataflow says nothing of the sources' groups (self-describing dumps read
+    // without a schema): the first divergent buffer at the step in dump order, the order of the
+    // keys in its file ("GROUP/buffer"), and its rank. Empty when the dataflow decides.
+    std::string earliest;
+    std::optional<std::uint64_t> earliestRank;
+    // The ranks with a divergent buffer at the step, ascending; empty without ranks.
+    std::vector<std::uint64_t> ranks;
 };
 
 struct Verdict {
     int exitCode = 0;
     std::optional<std::uint64_t> firstDivergentStep;
+    // The lowest rank with a divergent buffer at firstDivergentStep; none without ranks.
+    std::optional<std::uint64_t> firstDivergentRank;
     std::vector<std::string> divergedGroups; // ids, schema order
     DecisionCase decisionCase = DecisionCase::all_equal;
     // The reference's "Next-step interpretation" lines for the case (or its all-equal verdict),
@@ -200,6 +221,7 @@ struct Analysis {
     // every snapshot of an analysis in flight is a copy of it.
     ChunkedVector<std::string> unclassified;
     std::vector<std::string> warnings;
+    bool ranked = false;           // the runs have a directory per rank: each buffer has its rank
     Tolerance tolerance;           // as given; within_tolerance statuses follow it
     bool verdictTolerance = false; // true: within_tolerance buffers do not count as divergent
     double roundingThreshold = kDefaultRoundingThreshold;

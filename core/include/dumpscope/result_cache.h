@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <tuple>
 
 namespace dumpscope {
@@ -44,12 +45,18 @@ class ResultCache {
     // compareFiles(a, b, dtype, options), or the remembered result of it.
     BufferResult compare(const std::filesystem::path& a, const std::filesystem::path& b,
                          DType dtype, const CompareOptions& options);
+    // compareSources(a, b, dtype, options), or the remembered result of it. Tensors of one file
+    // are told apart by their keys; a rewritten file changes its identity, and with it every
+    // tensor's entry.
+    BufferResult compare(const BufferSource& a, const BufferSource& b, DType dtype,
+                         const CompareOptions& options);
 
     Stats stats() const;
     void clear();
 
   private:
-    using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+    using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::string,
+                           std::string>;
     struct Entry {
         std::optional<FileIdentity> a, b; // nullopt: that side is absent (a one-sided buffer)
         DType dtype = DType::u8;

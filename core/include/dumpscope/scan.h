@@ -1,8 +1,13 @@
 #pragma once
 
+#include "dumpscope/dtype.h"
+#include "dumpscope/tensor_location.h"
+
+#include <compare>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,28 +21,59 @@ struct DumpName {
 };
 std::optional<DumpName> parseDumpName(const std::string& fileName);
 
+// A buffer's place in a run: its step, its name there, and its rank (0 without ranks).
+struct DumpKey {
+    std::uint64_t step = 0;
+    std::string name;
+    std::uint64_t rank = 0;
+    auto operator<=>(const DumpKey&) const = default;
+};
+
 struct DumpFile {
     std::uint64_t step = 0;
-    std::string rest;     // e.g. "h_q_logits"
-    std::string fileName; // e.g. "step_1_h_q_logits.bin", in RunScan::dir (RunScan::pathOf)
-    std::uint64_t size = 0;
+    // The buffer's name in the run: a raw dump's basename after "step_<N>_" ("h_q_logits"), or
+    // a tensor's key in a self-describing file ("layer1.attn.out").
+    std::string rest;
+    std::string fileName;   // relative to RunScan::dir: "step_1_h_q_logits.bin", "rank0/step_1.pt"
+    std::uint64_t size = 0; // the buffer's bytes: the file's, or the tensor's data
     std::int64_t mtimeNs = 0;
+    std::uint64_t rank = 0;
+    std::string group; // a layout's {group}; empty when the layout has none
+    // A tensor inside a self-describing file: where it lies, and its type and shape as the file
+    // says (no dtype when the file's type is not one of dumpscope's: typeName says which).
+    std::shared_ptr<const TensorLocation> location;
+    bool described = false;
+    std::optional<DType> dtype;
+    std::string typeName;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t order = 0; // dump order within the step and rank: the file's order of tensors
+    std::string error;       // the file could not be listed: the buffer is an error, not absent
+};
+
+// How a run's files are laid out. Empty: found by itself (see docs/reference/formats.md);
+// else a pattern of path segments with {rank}, {step}, {group}, {file} and {name}.
+struct ScanOptions {
+    std::string layout;
 };
 
 // What a run directory holds. Non-regular entries named like dumps are never opened; they are
 // listed in `warnings`. A missing or unreadable directory sets `error`.
 struct RunScan {
     std::filesystem::path dir;
-    std::map<std::pair<std::uint64_t, std::string>, DumpFile> files; // (step, rest) -> file
+    std::map<DumpKey, DumpFile> files;
     std::vector<std::string> warnings;
-    std::string error; // empty when the directory was read
+    std::string error;   // empty when the directory was read
+    bool ranked = false; // the run has a directory per rank
 
     // Built when asked for, not kept per file: a path object holds its parsed components,
     // several hundred bytes each, and a run may hold 100,000 files.
     std::filesystem::path pathOf(const DumpFile& file) const { return dir / file.fileName; }
 };
 
-RunScan scanRun(const std::filesystem::path& dir);
+RunScan scanRun(const std::filesystem::path& dir, const ScanOptions& options = {});
+
+// A layout pattern that cannot be used: why, empty when it can.
+std::string layoutPatternError(const std::string& pattern);
 
 // What to say of a run folder that holds no dump file at all (analyze() makes it the run's
 // error: an empty folder, or the folder above the runs, is not a run that matches). Names the

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -19,16 +20,65 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Which runs dump a planned buffer. Its paths are made when it is compared (run / fileName):
-// path objects kept for every pair of a 100,000-file run would be most of the plan's memory.
-struct PairSides {
-    bool a = false, b = false;
-};
-
 struct Plan {
     Analysis analysis;
-    std::vector<PairSides> sides; // parallel to analysis.buffers
 };
+
+using FilePair = std::pair<const DumpFile*, const DumpFile*>;
+
+// The group of a self-describing buffer the schema does not know: the layout's {group}, else
+// its name's first dotted component ("encoder.layer0.out" -> "encoder"), else kTensorsGroup.
+std::string inferredGroup(const DumpFile& f) {
+    if (!f.group.empty()) return f.group;
+    const auto dot = f.rest.find('.');
+    if (dot != std::string::npos && dot > 0) return f.rest.substr(0, dot);
+    return kTensorsGroup;
+}
+
+const DumpFile& either(const FilePair& pair) {
+    return pair.first ? *pair.first : *pair.second;
+}
+
+// The schema the analysis reads with: the given one, plus a group for each self-describing
+// buffer it does not know, in the order they were first dumped, so that the matrix has useful
+// columns without a schema being written.
+std::shared_ptr<const Schema> extendSchema(
+    std::shared_ptr<const Schema> base,
+    const std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>>&
+        byStep,
+    const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& byFile,
+    const std::unordered_map<std::string_view, const BufferSpec*>& byName) {
+    std::shared_ptr<Schema> extended;
+    std::set<std::string> seen;
+    for (const auto& [step, files] : byStep) {
+        std::vector<const FilePair*> described;
+        for (const auto& [key, pair] : files) {
+            const DumpFile& f = either(pair);
+            if (!f.described || byFile.count(f.rest) || byName.count(f.rest) ||
+                seen.count(f.rest) || !f.dtype)
+                continue;
+            described.push_back(&pair);
+        }
+        std::stable_sort(described.begin(), described.end(), [](const auto* x, const auto* y) {
+            const DumpFile &a = either(*x), &b = either(*y);
+            return std::pair{a.rank, a.order} < std::pair{b.rank, b.order};
+        });
+        for (const FilePair* pair : described) {
+            const DumpFile& f = either(*pair);
+            if (!seen.insert(f.rest).second) continue;
+            if (!extended) extended = std::make_shared<Schema>(*base);
+            const std::string id = inferredGroup(f);
+            auto g = std::find_if(extended->groups.begin(), extended->groups.end(),
+                                  [&](const GroupSpec& x) { return x.id == id; });
+            if (g == extended->groups.end()) {
+                extended->groups.push_back({id, id, {}});
+                g = extended->groups.end() - 1;
+            }
+            g->buffers.push_back({f.rest, f.rest, *f.dtype, {}});
+        }
+    }
+    return extended ? std::shared_ptr<const Schema>(std::move(extended)) : base;
+}
 
 Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
     Plan p;
@@ -41,7 +91,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     an.schema = options.schema ? options.schema
                                : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{},
                                                                &defaultSchema());
-    const RunScan scanA = scanRun(runA), scanB = scanRun(runB);
+    const ScanOptions scanOptions{options.layout};
+    const RunScan scanA = scanRun(runA, scanOptions), scanB = scanRun(runB, scanOptions);
     an.errorA = scanA.error;
     an.errorB = scanB.error;
     // Nothing to compare is not "identical": a folder without dumps is the run's error.
@@ -54,26 +105,43 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         an.warnings.push_back("run A and run B are the same directory (" + runA.string() +
                               "): every buffer compares equal to itself");
     if (!an.errorA.empty() || !an.errorB.empty()) return p;
+    an.ranked = scanA.ranked || scanB.ranked;
 
-    // Every (step, rest) in either run, in step order.
-    using FilePair = std::pair<const DumpFile*, const DumpFile*>;
-    std::map<std::uint64_t, std::map<std::string, FilePair>> byStep;
+    // Every (step, rank, name) in either run, in step order.
+    std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>> byStep;
     for (const auto& [key, f] : scanA.files)
-        byStep[key.first][key.second].first = &f;
+        byStep[key.step][{key.rank, key.name}].first = &f;
     for (const auto& [key, f] : scanB.files)
-        byStep[key.first][key.second].second = &f;
+        byStep[key.step][{key.rank, key.name}].second = &f;
 
-    const Schema& schema = *an.schema;
     // The schema's buffers by file and by name, looked up once per file: a schema may list tens
     // of thousands of buffers, and searching it for each file would be quadratic.
     std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> byFile;
     std::unordered_map<std::string_view, const BufferSpec*> byName;
-    for (std::size_t g = 0; g < schema.groups.size(); ++g)
-        for (std::size_t i = 0; i < schema.groups[g].buffers.size(); ++i) {
-            const BufferSpec& spec = schema.groups[g].buffers[i];
-            byFile.emplace(spec.file, std::pair{g, i});
-            byName.emplace(spec.name, &spec);
-        }
+    auto index = [&](const Schema& schema) {
+        byFile.clear();
+        byName.clear();
+        for (std::size_t g = 0; g < schema.groups.size(); ++g)
+            for (std::size_t i = 0; i < schema.groups[g].buffers.size(); ++i) {
+                const BufferSpec& spec = schema.groups[g].buffers[i];
+                byFile.emplace(spec.file, std::pair{g, i});
+                byName.emplace(spec.name, &spec);
+            }
+    };
+    index(*an.schema);
+    if (auto extended = extendSchema(an.schema, byStep, byFile, byName); extended != an.schema) {
+        an.schema = std::move(extended);
+        index(*an.schema);
+    }
+    const Schema& schema = *an.schema;
+    // A tensor key may name a schema buffer by its name as well as by its file's basename.
+    auto find = [&](const std::string& rest) -> std::optional<std::pair<std::size_t, std::size_t>> {
+        if (auto it = byFile.find(rest); it != byFile.end()) return it->second;
+        if (auto it = byName.find(rest); it != byName.end())
+            return schema.findFile(it->second->file);
+        return std::nullopt;
+    };
+    std::set<std::string> unknownTypes;
     for (const auto& stepFiles : byStep) {
         // Named, not a structured binding: the lambdas below capture them (clang 14, Debian's,
         // which the fuzz build uses, cannot capture structured bindings).
@@ -81,56 +149,100 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         const auto& files = stepFiles.second;
         if (options.steps && !options.steps->count(step)) continue;
         an.steps.push_back(step);
-        // Element count of a schema buffer at this step (run A's, else run B's), for shapes.
-        auto lengthOf = [&](const std::string& name) -> std::optional<std::uint64_t> {
-            const auto named = byName.find(name);
-            if (named == byName.end()) return std::nullopt;
-            const BufferSpec* spec = named->second;
-            auto it = files.find(spec->file);
-            if (it == files.end()) return std::nullopt;
-            const DumpFile* f = it->second.first ? it->second.first : it->second.second;
-            return f->size / dtypeSize(spec->dtype);
-        };
-        auto add = [&](const std::string& group, const std::string& name, DType dtype,
-                       const std::pair<const DumpFile*, const DumpFile*>& pair,
-                       const std::vector<std::string>& shapeSpec) {
-            BufferResult r;
-            r.step = step;
-            r.group = group;
-            r.name = name;
-            r.dtype = dtype;
-            r.fileName = (pair.first ? pair.first : pair.second)->fileName;
-            r.status = !pair.first    ? Status::only_in_b
-                       : !pair.second ? Status::only_in_a
-                                      : Status::equal;
-            auto wanted = options.shapes.find(name);
-            const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
-            const DumpFile* f = pair.first ? pair.first : pair.second;
-            auto shape = resolveShape(spec, schema, lengthOf, f->size / dtypeSize(dtype));
-            r.shape = std::move(shape.dims);
-            r.shapeError = std::move(shape.error);
-            an.buffers.push_back(std::move(r));
-            p.sides.push_back({pair.first != nullptr, pair.second != nullptr});
-        };
-        // Schema buffers in schema order, then unclassified files in name order.
-        std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
-        std::vector<std::pair<const std::string*, const FilePair*>> others;
-        for (const auto& [rest, pair] : files) {
-            if (auto it = byFile.find(rest); it != byFile.end())
-                known.emplace_back(it->second, &pair);
-            else
-                others.emplace_back(&rest, &pair);
-        }
-        std::sort(known.begin(), known.end(),
-                  [](const auto& x, const auto& y) { return x.first < y.first; });
-        for (const auto& [at, pair] : known) {
-            const GroupSpec& group = schema.groups[at.first];
-            const BufferSpec& buffer = group.buffers[at.second];
-            add(group.id, buffer.name, buffer.dtype, *pair, buffer.shape);
-        }
-        for (const auto& [rest, pair] : others) {
-            add(kOtherGroup, *rest, DType::u8, *pair, {});
-            an.unclassified.push_back(an.buffers.back().fileName);
+        // Ranks in order; within each, schema buffers in schema order, then self-describing
+        // buffers in dump order, then unclassified files in name order.
+        std::map<std::uint64_t, std::vector<std::pair<const std::string*, const FilePair*>>> byRank;
+        for (const auto& [key, pair] : files)
+            byRank[key.first].emplace_back(&key.second, &pair);
+        for (const auto& rankFiles : byRank) {
+            const std::uint64_t rank = rankFiles.first;
+            auto lengthOf = [&](const std::string& name) -> std::optional<std::uint64_t> {
+                const auto named = byName.find(name);
+                if (named == byName.end()) return std::nullopt;
+                const BufferSpec* spec = named->second;
+                auto it = files.find({rank, spec->file});
+                if (it == files.end()) it = files.find({rank, spec->name});
+                if (it == files.end()) return std::nullopt;
+                return either(it->second).size / dtypeSize(spec->dtype);
+            };
+            auto add = [&](const std::string& group, const std::string& name, DType dtype,
+                           const FilePair& pair, const std::vector<std::string>& shapeSpec,
+                           std::string error = {}) {
+                const DumpFile& f = either(pair);
+                BufferResult r;
+                r.error = std::move(error);
+                r.step = step;
+                r.group = group;
+                r.name = name;
+                r.dtype = dtype;
+                r.fileName = f.fileName;
+                if (an.ranked) r.rank = rank;
+                r.dumpOrder = f.order;
+                r.status = !pair.first    ? Status::only_in_b
+                           : !pair.second ? Status::only_in_a
+                                          : Status::equal;
+                if (pair.first) r.locationA = pair.first->location;
+                if (pair.second) r.locationB = pair.second->location;
+                auto wanted = options.shapes.find(name);
+                if (f.described && wanted == options.shapes.end()) {
+                    if (f.shape.size() >= 2) r.shape = f.shape;
+                } else {
+                    const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
+                    auto shape = resolveShape(spec, schema, lengthOf, f.size / dtypeSize(dtype));
+                    r.shape = std::move(shape.dims);
+                    r.shapeError = std::move(shape.error);
+                }
+                // What the plan already knows is wrong: the file could not be listed, or the
+                // runs' headers disagree on the element type.
+                for (const DumpFile* side : {pair.first, pair.second})
+                    if (side && !side->error.empty() && r.error.empty()) r.error = side->error;
+                if (r.error.empty() && pair.first && pair.second && pair.first->described &&
+                    pair.second->described && pair.first->dtype != pair.second->dtype)
+                    r.error = an.runB.string() + "/" + pair.second->fileName + ": tensor \"" +
+                              name + "\" is " + pair.second->typeName + " in run B but " +
+                              pair.first->typeName + " in run A; not compared";
+                if (!r.error.empty()) r.status = Status::error;
+                an.buffers.push_back(std::move(r));
+            };
+            std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
+            std::vector<std::pair<const std::string*, const FilePair*>> others;
+            for (const auto& [rest, pair] : rankFiles.second) {
+                if (auto at = find(*rest))
+                    known.emplace_back(*at, pair);
+                else
+                    others.emplace_back(rest, pair);
+            }
+            std::sort(known.begin(), known.end(),
+                      [](const auto& x, const auto& y) { return x.first < y.first; });
+            for (const auto& [at, pair] : known) {
+                const GroupSpec& group = schema.groups[at.first];
+                const BufferSpec& buffer = group.buffers[at.second];
+                const DumpFile& f = either(*pair);
+                // A header's type is the truth about the bytes; the schema's fills in what the
+                // header cannot say (numpy's <V2 for bf16).
+                DType dtype = buffer.dtype;
+                std::string error;
+                if (f.described && f.dtype)
+                    dtype = *f.dtype;
+                else if (f.described && dtypeSize(buffer.dtype) * f.location->count != f.size)
+                    error = an.runA.string() + ": tensor \"" + buffer.name + "\" (" + f.fileName +
+                            ") has type " + f.typeName + ", which does not fit the schema's " +
+                            std::string(dtypeName(buffer.dtype)) + "; not compared";
+                add(group.id, buffer.name, dtype, *pair, buffer.shape, std::move(error));
+            }
+            for (const auto& [rest, pair] : others) {
+                const DumpFile& f = either(*pair);
+                if (f.described && !f.dtype) {
+                    if (unknownTypes.insert(*rest).second)
+                        an.warnings.push_back(an.runA.string() + ": tensor \"" + *rest + "\" (" +
+                                              f.fileName + ") has type " + f.typeName +
+                                              ", which dumpscope does not compare; a schema "
+                                              "naming the buffer can give its type");
+                    continue;
+                }
+                add(kOtherGroup, *rest, DType::u8, *pair, {});
+                an.unclassified.push_back(an.buffers.back().fileName);
+            }
         }
     }
     if (an.steps.empty() && !byStep.empty()) // decide() makes it exit 2: nothing was compared
@@ -168,16 +280,19 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             // slot never replaces one: the threads write distinct elements, as in a vector.
             BufferResult& slot = an.buffers[i];
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
-            const fs::path a = p.sides[i].a ? an.runA / slot.fileName : fs::path{};
-            const fs::path b = p.sides[i].b ? an.runB / slot.fileName : fs::path{};
+            const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
             BufferResult r = options.cache ? options.cache->compare(a, b, slot.dtype, compare)
-                                           : compareFiles(a, b, slot.dtype, compare);
+                                           : compareSources(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;
             r.group = std::move(slot.group);
             r.name = std::move(slot.name);
             r.fileName = std::move(slot.fileName);
+            r.locationA = std::move(slot.locationA);
+            r.locationB = std::move(slot.locationB);
+            r.rank = slot.rank;
+            r.dumpOrder = slot.dumpOrder;
             r.pending = false;
             slot = std::move(r);
             std::lock_guard lock(progressMutex);

@@ -175,16 +175,24 @@ DivergenceMap computeDivergenceMap(const std::filesystem::path& a, const std::fi
                                    DType dtype, const std::vector<std::uint64_t>& shape,
                                    const MapResolution& resolution,
                                    const ScanProgressFn& progress) {
+    return computeDivergenceMap(BufferSource{a, nullptr}, BufferSource{b, nullptr}, dtype, shape,
+                                resolution, progress);
+}
+
+DivergenceMap computeDivergenceMap(const BufferSource& sideA, const BufferSource& sideB,
+                                   DType dtype, const std::vector<std::uint64_t>& shape,
+                                   const MapResolution& resolution,
+                                   const ScanProgressFn& progress) {
+    const std::string a = sideA.displayName(), b = sideB.displayName();
     BufferView va, vb;
-    if (!va.open(a, dtype)) return failed(va.error());
-    if (!vb.open(b, dtype)) return failed(vb.error());
+    if (!va.open(sideA, dtype)) return failed(va.error());
+    if (!vb.open(sideB, dtype)) return failed(vb.error());
     if (auto e = wholeElements(va, dtype); !e.empty()) return failed(e);
     if (auto e = wholeElements(vb, dtype); !e.empty()) return failed(e);
     const std::uint64_t n = va.size();
     if (vb.size() != n)
         return failed("the runs' files differ in length (" + std::to_string(n) + " elements in " +
-                      a.string() + ", " + std::to_string(vb.size()) + " in " + b.string() +
-                      "): no map");
+                      a + ", " + std::to_string(vb.size()) + " in " + b + "): no map");
 
     DivergenceMap map;
     map.flat = shape.size() < 2;
@@ -200,7 +208,7 @@ DivergenceMap computeDivergenceMap(const std::filesystem::path& a, const std::fi
     }
     if (!fits)
         return failed("shape " + shapeText(shape) + " does not fit the " + std::to_string(n) +
-                      " elements of " + a.string());
+                      " elements of " + a);
     cut(map.rows, map.flat ? 1 : resolution.rows, map.rowsPerCell, map.gridRows);
     cut(map.cols, map.flat ? resolution.bins : resolution.cols, map.colsPerCell, map.gridCols);
     map.cells.assign(std::size_t(map.gridRows) * map.gridCols, MapCell{});

@@ -214,4 +214,34 @@ void findRootCause(const Analysis& an, const Verdict& v, RootCause& root) {
         if (unjudgedGroups.count(row.group)) root.unjudgedInputs.push_back(row.group);
 }
 
+void findEarliest(const Analysis& an, RootCause& root) {
+    const Schema& schema = *an.schema;
+    std::set<std::string_view> flowing;
+    for (const auto& [from, to] : schema.dataflow) {
+        flowing.insert(from);
+        flowing.insert(to);
+    }
+    const bool dataflowDecides =
+        schema.hasBufferInputs() ||
+        std::any_of(root.groups.begin(), root.groups.end(),
+                    [&](const std::string& g) { return flowing.count(g) > 0; });
+    std::set<std::uint64_t> ranks;
+    const BufferResult* earliest = nullptr;
+    auto dumpedAt = [](const BufferResult& b) {
+        return std::pair{b.rank.value_or(0), b.dumpOrder};
+    };
+    for (const auto& b : an.buffers) {
+        if (b.step != *root.step || b.pending || b.group == kOtherGroup ||
+            !countsAsDivergent(an, b.status))
+            continue;
+        if (b.rank) ranks.insert(*b.rank);
+        if (!earliest || dumpedAt(b) < dumpedAt(*earliest)) earliest = &b;
+    }
+    root.ranks.assign(ranks.begin(), ranks.end());
+    if (!dataflowDecides && !root.sources.empty() && earliest) {
+        root.earliest = earliest->group + "/" + earliest->name;
+        root.earliestRank = earliest->rank;
+    }
+}
+
 } // namespace dumpscope::detail

@@ -9,5 +9,8 @@ namespace dumpscope::detail {
 // inputs that kept them undecided, the groups that may be second sources, and each source's
 // half-precision inputs. Leaves the kinds and the suggestion to the caller.
 void findRootCause(const Analysis& analysis, const Verdict& verdict, RootCause& root);
+// Fills `root`'s ranks, and its earliest buffer in dump order when the schema's dataflow says
+// nothing of the sources' groups.
+void findEarliest(const Analysis& analysis, RootCause& root);
 
 } // namespace dumpscope::detail

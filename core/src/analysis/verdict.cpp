@@ -156,6 +156,19 @@ std::vector<std::string> rootCauseNotes(const Analysis& an) {
                         " relative are invisible in those dumps, so the true source may be "
                         "upstream");
     }
+    if (!rc.earliest.empty())
+        lines.push_back("no dataflow relates these buffers: the earliest divergence in dump "
+                        "order (the order of the keys in the dumped files) is " +
+                        rc.earliest +
+                        (rc.earliestRank ? " on rank " + std::to_string(*rc.earliestRank) : ""));
+    if (!rc.ranks.empty()) {
+        std::string ranks;
+        for (auto r : rc.ranks)
+            ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+        lines.push_back("the divergence appears first on rank" +
+                        std::string(rc.ranks.size() > 1 ? "s " : " ") + ranks + " at step " +
+                        std::to_string(*rc.step));
+    }
     return lines;
 }
 
@@ -231,6 +244,8 @@ Verdict decide(const Analysis& an) {
             rowOf.emplace(g.id, v.culprits.size());
             v.culprits.push_back(CulpritRow{g.id, g.label, false, {}, {}});
         }
+        // A buffer of several ranks is one name in its row.
+        std::set<std::pair<std::size_t, std::string_view>> divergentNames;
         for (const auto& b : an.buffers) {
             if (b.step != step) continue;
             const auto at = rowOf.find(b.group);
@@ -240,12 +255,16 @@ Verdict decide(const Analysis& an) {
                 row.unjudged.push_back({b.name, b.status, b.pending});
             if (b.pending) continue;
             row.present |= !isOneSided(b.status);
-            if (countsAsDivergent(an, b.status)) row.divergentBuffers.push_back(b.name);
+            if (countsAsDivergent(an, b.status) &&
+                (!an.ranked || divergentNames.emplace(at->second, b.name).second))
+                row.divergentBuffers.push_back(b.name);
         }
         for (const auto& row : v.culprits)
             if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(row.group);
         v.rootCause.step = step;
         detail::findRootCause(an, v, v.rootCause);
+        detail::findEarliest(an, v.rootCause);
+        if (!v.rootCause.ranks.empty()) v.firstDivergentRank = v.rootCause.ranks.front();
         describeRootKinds(an, v.rootCause);
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);

@@ -2,7 +2,7 @@
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
 #include "dumpscope/analyze.h"
 #include "dumpscope/shape.h"
-#include "io/dump_reader.h"
+#include "io/source_reader.h"
 
 #include <algorithm>
 #include <memory>
@@ -25,8 +25,11 @@ std::string describe(const fs::path& p, const std::string& what) {
 
 // Opens one side for a front-to-back read. A path that is not a regular file says it was not
 // read, as the scan says of what it skips.
-std::string openSide(detail::DumpReader& file, const fs::path& path) {
-    if (file.open(path, detail::ReadPattern::sequential)) return {};
+std::string openSide(detail::SourceReader& file, const BufferSource& side, DType dtype) {
+    const bool opened = side.location ? file.open(side.path, *side.location, dtypeSize(dtype),
+                                                  detail::ReadPattern::sequential)
+                                      : file.open(side.path, detail::ReadPattern::sequential);
+    if (opened) return {};
     return file.error() + (file.notRegular() ? "; not read" : "");
 }
 
@@ -38,12 +41,12 @@ std::string sizeProblem(const fs::path& path, std::uint64_t size, DType dtype) {
                               " (" + std::string(dtypeName(dtype)) + ")");
 }
 
-BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
+BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
     BufferResult r;
     r.dtype = dtype;
     r.status = sideA ? Status::only_in_a : Status::only_in_b;
-    detail::DumpReader f;
-    if (auto err = openSide(f, path); !err.empty()) {
+    detail::SourceReader f;
+    if (auto err = openSide(f, side, dtype); !err.empty()) {
         r.status = Status::error;
         r.error = err;
         return r;
@@ -56,8 +59,13 @@ BufferResult oneSided(const fs::path& path, DType dtype, bool sideA) {
 
 BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype,
                           const CompareOptions& options) {
-    if (a.empty()) return oneSided(b, dtype, false);
-    if (b.empty()) return oneSided(a, dtype, true);
+    return compareSources({a, nullptr}, {b, nullptr}, dtype, options);
+}
+
+BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType dtype,
+                            const CompareOptions& options) {
+    if (!a.present()) return oneSided(b, dtype, false);
+    if (!b.present()) return oneSided(a, dtype, true);
 
     BufferResult r;
     r.dtype = dtype;
@@ -66,10 +74,10 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype,
         r.error = std::move(message);
         return r;
     };
-    detail::DumpReader fa, fb;
-    std::string errA = openSide(fa, a), errB = openSide(fb, b);
-    if (errA.empty()) errA = sizeProblem(a, fa.size(), dtype);
-    if (errB.empty()) errB = sizeProblem(b, fb.size(), dtype);
+    detail::SourceReader fa, fb;
+    std::string errA = openSide(fa, a, dtype), errB = openSide(fb, b, dtype);
+    if (errA.empty()) errA = sizeProblem(a.path, fa.size(), dtype);
+    if (errB.empty()) errB = sizeProblem(b.path, fb.size(), dtype);
     if (!errA.empty() || !errB.empty())
         return fail(Status::error, errA.empty() ? errB : errB.empty() ? errA : errA + "; " + errB);
 

@@ -1,6 +1,6 @@
 #include "dumpscope/buffer_view.h"
 
-#include "io/dump_reader.h"
+#include "io/source_reader.h"
 
 #include <algorithm>
 #include <mutex>
@@ -20,7 +20,7 @@ struct Page {
 } // namespace
 
 struct BufferView::Impl {
-    detail::DumpReader file;
+    detail::SourceReader file;
     DType dtype = DType::u8;
     std::size_t elementSize = 1;
 
@@ -43,6 +43,16 @@ bool BufferView::open(const std::filesystem::path& path, DType dtype) {
     // Symlinks to regular files are followed, as the scan and the comparison follow them; what
     // the link leads to must still be a regular file.
     return d.file.open(path, detail::ReadPattern::random);
+}
+
+bool BufferView::open(const BufferSource& source, DType dtype) {
+    if (!source.location) return open(source.path, dtype);
+    close();
+    if (!m_impl) m_impl = std::make_unique<Impl>();
+    Impl& d = *m_impl;
+    d.dtype = dtype;
+    d.elementSize = dtypeSize(dtype);
+    return d.file.open(source.path, *source.location, d.elementSize, detail::ReadPattern::random);
 }
 
 void BufferView::close() {

@@ -29,13 +29,23 @@ bool ResultCache::sameInputs(const Entry& e, const std::optional<FileIdentity>& 
 
 BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dtype,
                                   const CompareOptions& options) {
+    return compare(BufferSource{a, nullptr}, BufferSource{b, nullptr}, dtype, options);
+}
+
+BufferResult ResultCache::compare(const BufferSource& sideA, const BufferSource& sideB, DType dtype,
+                                  const CompareOptions& options) {
+    const fs::path &a = sideA.path, &b = sideB.path;
     const auto idA = a.empty() ? std::nullopt : fileIdentity(a);
     const auto idB = b.empty() ? std::nullopt : fileIdentity(b);
     const std::uint64_t nFiles = (a.empty() ? 0 : 1) + (b.empty() ? 0 : 1);
     // A side that should exist but cannot be stat'ed is compared (and reported) every time.
     const bool cacheable = (a.empty() || idA) && (b.empty() || idB);
-    const Key key{idA ? idA->device : 0, idA ? idA->inode : 0, idB ? idB->device : 0,
-                  idB ? idB->inode : 0};
+    const Key key{idA ? idA->device : 0,
+                  idA ? idA->inode : 0,
+                  idB ? idB->device : 0,
+                  idB ? idB->inode : 0,
+                  sideA.location ? sideA.location->key : std::string(),
+                  sideB.location ? sideB.location->key : std::string()};
     if (cacheable) {
         std::lock_guard lock(m_mutex);
         if (auto it = m_entries.find(key);
@@ -44,7 +54,7 @@ BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dt
             return it->second.result;
         }
     }
-    BufferResult r = compareFiles(a, b, dtype, options);
+    BufferResult r = compareSources(sideA, sideB, dtype, options);
     // Kept only when both files are still what they were before the comparison: a file written
     // meanwhile gets a new identity and is compared again next time.
     const bool keep = cacheable && !isError(r.status) && (a.empty() || fileIdentity(a) == idA) &&

@@ -10,9 +10,9 @@ PairListing pairListing(const RunScan& a, const RunScan& b) {
     listing.errorA = a.error;
     listing.errorB = b.error;
     for (const auto& [key, file] : a.files)
-        listing.steps[key.first].a.push_back({file.fileName, file.size, file.mtimeNs});
+        listing.steps[key.step].a.push_back({file.fileName, file.size, file.mtimeNs});
     for (const auto& [key, file] : b.files)
-        listing.steps[key.first].b.push_back({file.fileName, file.size, file.mtimeNs});
+        listing.steps[key.step].b.push_back({file.fileName, file.size, file.mtimeNs});
     return listing;
 }
 

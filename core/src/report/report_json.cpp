@@ -113,6 +113,7 @@ Json buffer(const BufferResult& b, const NoiseFloor* floor) {
         againstFloor = report::floorMagnitudes(judgeAgainstFloor(*floor, b));
     return {{"name", validUtf8(b.name)},
             {"file", validUtf8(b.fileName)},
+            {"rank", optionalIndex(b.rank)},
             {"dtype", dtypeName(b.dtype)},
             // A buffer a cancelled analysis never compared must not read as "equal".
             {"status", b.pending ? std::string_view("pending") : statusName(b.status)},
@@ -326,6 +327,7 @@ std::string reportJson(const Analysis& analysis) {
         {"exit_code", v.exitCode},
         {"cancelled", analysis.cancelled},
         {"first_divergent_step", optionalIndex(v.firstDivergentStep)},
+        {"first_divergent_rank", optionalIndex(v.firstDivergentRank)},
         {"diverged_groups", strings(v.divergedGroups)},
         {"decision", {{"case", decisionCaseName(v.decisionCase)}, {"text", validUtf8(v.text)}}},
         {"root_cause",
@@ -335,7 +337,11 @@ std::string reportJson(const Analysis& analysis) {
           {"kinds", kinds(v.rootCause.kinds)},
           {"suggestion", nullIfEmpty(v.rootCause.suggestion)},
           {"undecided_groups", strings(v.rootCause.undecidedGroups)},
-          {"unjudged_inputs", strings(v.rootCause.unjudgedInputs)}}},
+          {"unjudged_inputs", strings(v.rootCause.unjudgedInputs)},
+          {"rank", optionalIndex(v.firstDivergentRank)},
+          {"ranks", v.rootCause.ranks},
+          {"earliest", nullIfEmpty(v.rootCause.earliest)},
+          {"earliest_rank", optionalIndex(v.rootCause.earliestRank)}}},
         {"one_sided_buffers", v.nOneSided},
         {"tolerance", tolerance(analysis)},
         {"culprits", culprits(v)},

@@ -50,8 +50,8 @@ std::string htmlDivergenceMap(const Analysis& analysis, const BufferResult& b, M
     MapResolution resolution;
     resolution.rows = resolution.cols = kMapGrid;
     resolution.bins = kMapBins;
-    const DivergenceMap m = computeDivergenceMap(
-        analysis.runA / b.fileName, analysis.runB / b.fileName, b.dtype, b.shape, resolution);
+    const DivergenceMap m = computeDivergenceMap(sourceA(analysis, b), sourceB(analysis, b),
+                                                 b.dtype, b.shape, resolution);
     if (!m.ok()) return "<p class=\"note\">No divergence map: " + htmlEscape(m.error) + "</p>\n";
     return "<div class=\"mapbox\"><p>Where the differences sit</p>" +
            svgDivergenceMap(m, "divergence map of " + b.name) + legend(m) + "</div>\n";

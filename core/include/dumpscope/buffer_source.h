@@ -1,0 +1,29 @@
+#pragma once
+
+#include "dumpscope/tensor_location.h"
+
+#include <filesystem>
+#include <memory>
+
+namespace dumpscope {
+
+struct Analysis;
+struct BufferResult;
+
+// One run's side of a buffer: the file, and where the buffer lies in it when the file holds more
+// than its elements (a tensor in a .pt, .npz or safetensors file). Every reader of a buffer's
+// elements (the comparison, the element table, the divergence map) opens a side through this.
+struct BufferSource {
+    std::filesystem::path path;                     // empty: the run has no such buffer
+    std::shared_ptr<const TensorLocation> location; // null: the whole file is the buffer
+
+    bool present() const { return !path.empty(); }
+    // What messages call the buffer: the path, and the tensor's key when it has one.
+    std::string displayName() const;
+};
+
+// Run A's and run B's side of one buffer of `analysis`; not present when that run lacks it.
+BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer);
+BufferSource sourceB(const Analysis& analysis, const BufferResult& buffer);
+
+} // namespace dumpscope

@@ -1,0 +1,149 @@
+// How the files of a run are found without options: the reference's flat step files, a
+// directory per step, a directory per rank; and a user's --layout pattern. Raw dumps here; the
+// self-describing formats have their own tests.
+#include "dumpscope/analyze.h"
+#include "dumpscope/report.h"
+#include "dumpscope/scan.h"
+
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace dumpscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeRaw(const fs::path& file, const std::vector<float>& values) {
+    fs::create_directories(file.parent_path());
+    test::writeArray(file, values);
+}
+
+std::vector<std::string> keys(const RunScan& scan) {
+    std::vector<std::string> out;
+    for (const auto& [key, file] : scan.files)
+        out.push_back(std::to_string(key.step) + "/" + std::to_string(key.rank) + "/" + key.name +
+                      "=" + file.fileName);
+    return out;
+}
+
+} // namespace
+
+TEST(Layouts, ADirectoryPerStepInAnySpelling) {
+    test::TempDir dir;
+    writeRaw(dir / "step_1/h_q_logits.bin", {1});
+    writeRaw(dir / "step2/h_q_logits.bin", {1});
+    writeRaw(dir / "step-3/h_q_logits.bin", {1});
+    writeRaw(dir / "step_4/notes.txt", {1}); // not a dump
+    writeRaw(dir / "stepx/h_q_logits.bin", {1});
+    const RunScan scan = scanRun(dir.path());
+    EXPECT_TRUE(scan.error.empty()) << scan.error;
+    EXPECT_FALSE(scan.ranked);
+    EXPECT_EQ(keys(scan), (std::vector<std::string>{"1/0/h_q_logits=step_1/h_q_logits.bin",
+                                                    "2/0/h_q_logits=step2/h_q_logits.bin",
+                                                    "3/0/h_q_logits=step-3/h_q_logits.bin"}));
+}
+
+TEST(Layouts, ADirectoryPerRankHoldsEachRanksOwnLayout) {
+    test::TempDir dir;
+    test::writeDump(dir / "rank0", 1, "h_q_logits", std::vector<float>{1});
+    test::writeDump(dir / "rank_1", 1, "h_q_logits", std::vector<float>{1});
+    writeRaw(dir / "rank-2/step_1/h_q_logits.bin", {1});
+    const RunScan scan = scanRun(dir.path());
+    EXPECT_TRUE(scan.error.empty()) << scan.error;
+    EXPECT_TRUE(scan.ranked);
+    EXPECT_EQ(keys(scan),
+              (std::vector<std::string>{"1/0/h_q_logits=rank0/step_1_h_q_logits.bin",
+                                        "1/1/h_q_logits=rank_1/step_1_h_q_logits.bin",
+                                        "1/2/h_q_logits=rank-2/step_1/h_q_logits.bin"}));
+}
+
+TEST(Layouts, APatternNamesRankStepGroupAndName) {
+    test::TempDir dir;
+    writeRaw(dir / "node0/iter_000010/H/q_logits.bin", {1});
+    writeRaw(dir / "node1/iter_000010/H/q_logits.bin", {1});
+    writeRaw(dir / "node1/iter_x/H/q_logits.bin", {1});   // not a step
+    writeRaw(dir / "node1/iter_000010/H/extra.txt", {1}); // not a dump
+    ScanOptions options{"node{rank}/iter_{step}/{group}/{name}"};
+    const RunScan scan = scanRun(dir.path(), options);
+    EXPECT_TRUE(scan.error.empty()) << scan.error;
+    EXPECT_TRUE(scan.ranked);
+    // Zero-padded steps read as numbers under a pattern: iter_000010 is step 10.
+    const std::vector<std::string> expected{"10/0/q_logits=node0/iter_000010/H/q_logits.bin",
+                                            "10/1/q_logits=node1/iter_000010/H/q_logits.bin"};
+    EXPECT_EQ(keys(scan), expected);
+    options.layout = "node{rank}/iter_0000{step}/{group}/{name}.bin";
+    const RunScan padded = scanRun(dir.path(), options);
+    EXPECT_EQ(keys(padded), expected);
+    EXPECT_EQ(padded.files.begin()->second.group, "H");
+    EXPECT_EQ(keys(padded),
+              (std::vector<std::string>{"10/0/q_logits=node0/iter_000010/H/q_logits.bin",
+                                        "10/1/q_logits=node1/iter_000010/H/q_logits.bin"}));
+}
+
+TEST(Layouts, ABadPatternIsTheRunsErrorSayingWhy) {
+    EXPECT_EQ(layoutPatternError("rank{rank}/{name}.pt"), "the layout pattern has no {step}");
+    EXPECT_NE(layoutPatternError("{step}/{nmae}").find("unknown placeholder {nmae}"),
+              std::string::npos);
+    EXPECT_NE(layoutPatternError("/abs/{step}").find("relative"), std::string::npos);
+    EXPECT_NE(layoutPatternError("a//{step}").find("empty"), std::string::npos);
+    EXPECT_NE(layoutPatternError("{step").find("without its"), std::string::npos);
+    EXPECT_EQ(layoutPatternError("step_{step}/{file}.bin"), "");
+    test::TempDir dir;
+    const RunScan scan = scanRun(dir.path(), ScanOptions{"{nope}"});
+    EXPECT_NE(scan.error.find("--layout {nope}: "), std::string::npos) << scan.error;
+}
+
+TEST(Layouts, EveryRankIsComparedAndTheVerdictNamesTheFirstDivergentRanks) {
+    test::TempDir dir;
+    for (const char* run : {"a", "b"})
+        for (int rank = 0; rank < 3; ++rank)
+            for (int step = 1; step <= 2; ++step) {
+                const bool differs = std::string(run) == "b" && step == 2 && rank != 0;
+                test::writeDump(dir / run / ("rank" + std::to_string(rank)), step, "h_q_logits",
+                                std::vector<float>{1, differs ? 3.0f : 2.0f});
+            }
+    const Analysis an = analyze(dir / "a", dir / "b");
+    EXPECT_TRUE(an.ranked);
+    ASSERT_EQ(an.buffers.size(), 6u); // 2 steps x 3 ranks
+    std::size_t divergent = 0;
+    for (const auto& b : an.buffers) {
+        ASSERT_TRUE(b.rank);
+        divergent += b.status == Status::diverge;
+        EXPECT_EQ(b.status == Status::diverge, b.step == 2 && *b.rank != 0) << *b.rank;
+    }
+    EXPECT_EQ(divergent, 2u);
+    EXPECT_EQ(an.verdict.firstDivergentStep, 2u);
+    EXPECT_EQ(an.verdict.firstDivergentRank, 1u);
+    EXPECT_EQ(an.verdict.rootCause.ranks, (std::vector<std::uint64_t>{1, 2}));
+    // One name per group in the culprit table, whatever the number of ranks.
+    for (const auto& row : an.verdict.culprits) {
+        if (row.group == "H") {
+            EXPECT_EQ(row.divergentBuffers, std::vector<std::string>{"q_logits"});
+        }
+    }
+    const auto json = nlohmann::json::parse(reportJson(an));
+    EXPECT_EQ(json["first_divergent_rank"], 1);
+    EXPECT_EQ(json["root_cause"]["rank"], 1);
+    EXPECT_EQ(json["root_cause"]["ranks"], nlohmann::json::array({1, 2}));
+    std::set<int> ranksSeen;
+    for (const auto& step : json["steps"])
+        for (const auto& group : step["groups"])
+            for (const auto& b : group["buffers"])
+                ranksSeen.insert(b["rank"].get<int>());
+    EXPECT_EQ(ranksSeen, (std::set<int>{0, 1, 2}));
+}
+
+TEST(Layouts, WithoutRanksTheJsonSaysNull) {
+    test::TempDir dir;
+    test::writeDump(dir / "a", 1, "h_q_logits", std::vector<float>{1});
+    test::writeDump(dir / "b", 1, "h_q_logits", std::vector<float>{2});
+    const Analysis an = analyze(dir / "a", dir / "b");
+    EXPECT_FALSE(an.ranked);
+    const auto json = nlohmann::json::parse(reportJson(an));
+    EXPECT_TRUE(json["first_divergent_rank"].is_null());
+    EXPECT_TRUE(json["root_cause"]["rank"].is_null());
+    EXPECT_TRUE(json["steps"][0]["groups"][1]["buffers"][0]["rank"].is_null())
+        << json["steps"][0]["groups"][1].dump();
+}
