@@ -5,6 +5,7 @@
 #include "window/main_window.h"
 
 #include "dumpscope/report.h"
+#include "dumpscope/scan.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/version.h"
 
@@ -63,7 +64,12 @@ int main(int argc, char** argv) {
         QStringLiteral("A rerun of RUN_A's build (repeatable): the pair is read over their noise "
                        "floor."),
         QStringLiteral("RERUN"));
-    parser.addOptions({demo, schema, screenshot, floor});
+    const QCommandLineOption layout(
+        QStringLiteral("layout"),
+        QStringLiteral("Where the runs' files are, as a pattern with {rank}, {step}, {group}, "
+                       "{file} and {name} (default: found by itself)."),
+        QStringLiteral("PATTERN"));
+    parser.addOptions({demo, schema, screenshot, floor, layout});
     parser.process(app);
 
     const QStringList runs = parser.positionalArguments();
@@ -90,6 +96,17 @@ int main(int argc, char** argv) {
             reportStartupError(QString::fromUtf8(e.what()), platformShowsWindows());
             return 2;
         }
+    }
+
+    if (parser.isSet(layout)) {
+        const std::string pattern = parser.value(layout).toStdString();
+        if (const std::string why = dumpscope::layoutPatternError(pattern); !why.empty()) {
+            reportStartupError(QStringLiteral("--layout %1: %2")
+                                   .arg(parser.value(layout), QString::fromStdString(why)),
+                               platformShowsWindows());
+            return 2;
+        }
+        options.layout = QString::fromStdString(pattern);
     }
 
     MainWindow window(options);

@@ -136,6 +136,28 @@ row "$CASE" "dumpscope-cli --quiet" cli "$BYTES" baseline "$REF_WALL"
 row "$CASE" "dumpscope-cli --reference-compat" cli_compat "$BYTES" baseline "$REF_WALL"
 [ -n "$REF_WALL" ] && row "$CASE" "compare-backward-state.py (1 run)" reference "$BYTES" baseline "$REF_WALL"
 
+# --- 1b. the same pair as .npy files and as stored torch.save files, page cache warm --------
+# The tensors are read by offset like raw files: the formats should cost no throughput.
+formats_note="formats: not measured (needs /usr/bin/python3 with python3-numpy: setup.sh bench)"
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    FORMATS=$WORK/formats
+    /usr/bin/python3 "$(dirname "$0")/to_formats.py" "$PAIR" "$FORMATS" \
+        "$(dirname "$0")/../resources/schema/default_schema.json"
+    formats_note="formats: n_diff total raw $cli_count"
+    for format in npy pt; do
+        [ -d "$FORMATS/$format/a" ] || { formats_note+=", $format not written (no torch)"; continue; }
+        warm "$FORMATS/$format"
+        measure "cli_$format" "$RUNS" "$CLI" --quiet "$FORMATS/$format/a" "$FORMATS/$format/b"
+        measure "json_$format" 1 "$CLI" --json "$FORMATS/$format/a" "$FORMATS/$format/b"
+        count=$(jq '[.steps[].groups[].buffers[].n_diff] | add' "$WORK/json_$format.out")
+        formats_note+=", $format $count"
+        [ "$count" = "$cli_count" ] || formats_note+=" (MISMATCH)"
+        row "$CASE" "dumpscope-cli --quiet, as .$format files" "cli_$format" \
+            "$(input_bytes "$FORMATS/$format")" baseline "$REF_WALL"
+    done
+    rm -rf "$FORMATS"
+fi
+
 # --- 4 (run here, printed last). the GUI offscreen, on the same pair -------------------------
 GUI_ROWS=()
 gui_note="GUI: not measured (no Qt, or SKIP_GUI)"
@@ -225,6 +247,7 @@ printf '%s\n' "${ROWS[@]}"
 [ "${#GUI_ROWS[@]}" -gt 0 ] && printf '%s\n' "${GUI_ROWS[@]}"
 echo
 echo "- $ref_note"
+echo "- $formats_note"
 echo "- $gui_note"
 echo "- $sparse_note"
 echo "- $cycles_note"

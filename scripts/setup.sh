@@ -13,7 +13,8 @@ for extra in "$@"; do
     case "$extra" in
         gui-shot) packages+=(xvfb xauth) ;;
         fuzz) packages+=(clang libclang-rt-14-dev) ;;
-        bench) packages+=(jq time) ;;
+        bench) packages+=(jq time python3-numpy python3-torch) ;;
+        fixtures) packages+=(python3-numpy python3-torch) ;;
         *) echo "setup.sh: unknown extra '$extra'" >&2; exit 2 ;;
     esac
 done

@@ -209,7 +209,7 @@ TEST(CliHelp, DocumentsEveryOptionWithAnExample) {
     for (const char* known :
          {"--json", "--report", "--schema", "--steps", "--strict", "--quiet", "--reference-compat",
           "--atol", "--rtol", "--ulp", "--verdict-tolerance", "--rounding-threshold", "--shape",
-          "--make-demo", "--color", "--version", "--help"})
+          "--make-demo", "--color", "--version", "--help", "--layout"})
         EXPECT_TRUE(listed.count(known)) << known << " is not in --help";
     for (const auto& option : listed)
         EXPECT_TRUE(std::regex_search(footer, std::regex(option + "\\b")))

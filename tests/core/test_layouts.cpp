@@ -2,6 +2,7 @@
 // directory per step, a directory per rank; and a user's --layout pattern. Raw dumps here; the
 // self-describing formats have their own tests.
 #include "dumpscope/analyze.h"
+#include "dumpscope/rank_view.h"
 #include "dumpscope/report.h"
 #include "dumpscope/scan.h"
 
@@ -97,13 +98,8 @@ TEST(Layouts, ABadPatternIsTheRunsErrorSayingWhy) {
 
 TEST(Layouts, EveryRankIsComparedAndTheVerdictNamesTheFirstDivergentRanks) {
     test::TempDir dir;
-    for (const char* run : {"a", "b"})
-        for (int rank = 0; rank < 3; ++rank)
-            for (int step = 1; step <= 2; ++step) {
-                const bool differs = std::string(run) == "b" && step == 2 && rank != 0;
-                test::writeDump(dir / run / ("rank" + std::to_string(rank)), step, "h_q_logits",
-                                std::vector<float>{1, differs ? 3.0f : 2.0f});
-            }
+    test::writeRankedPair(dir.path(), 3, 2,
+                          [](int rank, int step) { return step == 2 && rank != 0; });
     const Analysis an = analyze(dir / "a", dir / "b");
     EXPECT_TRUE(an.ranked);
     ASSERT_EQ(an.buffers.size(), 6u); // 2 steps x 3 ranks
@@ -146,4 +142,36 @@ TEST(Layouts, WithoutRanksTheJsonSaysNull) {
     EXPECT_TRUE(json["root_cause"]["rank"].is_null());
     EXPECT_TRUE(json["steps"][0]["groups"][1]["buffers"][0]["rank"].is_null())
         << json["steps"][0]["groups"][1].dump();
+}
+
+TEST(Layouts, ARanksViewAndTheStepByRankOverview) {
+    test::TempDir dir;
+    test::writeRankedPair(
+        dir.path(), 2, 3, [](int rank, int step) { return rank == 1 && step >= 2; }, "rank_");
+    test::writeDump(dir / "a" / "rank_1", 3, "h_pi_logits", std::vector<float>{1}); // A only
+    const Analysis an = analyze(dir / "a", dir / "b");
+    EXPECT_EQ(ranksOf(an), (std::vector<std::uint64_t>{0, 1}));
+
+    const Analysis zero = rankView(an, 0);
+    EXPECT_EQ(zero.buffers.size(), 3u);
+    EXPECT_EQ(zero.verdict.exitCode, 0);
+    EXPECT_FALSE(zero.verdict.firstDivergentStep);
+    const Analysis one = rankView(an, 1);
+    EXPECT_EQ(one.buffers.size(), 4u);
+    EXPECT_EQ(one.verdict.firstDivergentStep, 2u);
+    EXPECT_EQ(one.verdict.firstDivergentRank, 1u);
+    for (const auto& b : one.buffers)
+        EXPECT_EQ(b.rank, 1u);
+
+    const RankOverview o = rankOverview(an);
+    EXPECT_EQ(o.steps, (std::vector<std::uint64_t>{1, 2, 3}));
+    EXPECT_EQ(o.ranks, (std::vector<std::uint64_t>{0, 1}));
+    EXPECT_EQ(o.at(0, 1).status, Status::equal);
+    EXPECT_EQ(o.at(1, 1).status, Status::diverge);
+    EXPECT_EQ(o.at(1, 1).nDivergent, 1u);
+    EXPECT_EQ(o.at(2, 0).status, Status::equal);
+    // Step 3 of rank 1: a divergent buffer and a one-sided one; the cell shows the divergence.
+    EXPECT_EQ(o.at(2, 1).status, Status::diverge);
+    EXPECT_EQ(cellSeverity(Status::diverge), cellSeverity(Status::length_mismatch));
+    EXPECT_GT(cellSeverity(Status::only_in_a), cellSeverity(Status::equal));
 }

@@ -219,6 +219,18 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     return result;
 }
 
+void writeRankedPair(const fs::path& dir, int ranks, int steps,
+                     const std::function<bool(int rank, int step)>& differs,
+                     const std::string& rankDir) {
+    for (const char* run : {"a", "b"})
+        for (int rank = 0; rank < ranks; ++rank)
+            for (int step = 1; step <= steps; ++step) {
+                const bool changed = std::string(run) == "b" && differs(rank, step);
+                writeDump(dir / run / (rankDir + std::to_string(rank)), std::uint64_t(step),
+                          "h_q_logits", std::vector<float>{1, changed ? 3.0f : 2.0f});
+            }
+}
+
 fs::path testDataDir() {
     return DUMPSCOPE_TEST_DATA_DIR;
 }

@@ -45,6 +45,13 @@ std::filesystem::path writeDump(const std::filesystem::path& dir, std::uint64_t 
     return file;
 }
 
+// A pair DIR/a, DIR/b with a directory per rank (`rankDir` followed by the rank: "rank",
+// "rank_"), each holding steps 1..steps of h_q_logits (two floats); run B's differs where
+// `differs(rank, step)` says.
+void writeRankedPair(const std::filesystem::path& dir, int ranks, int steps,
+                     const std::function<bool(int rank, int step)>& differs,
+                     const std::string& rankDir = "rank");
+
 // Every element type, in DType order.
 inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64,
                                       DType::i8,  DType::u8,   DType::i16, DType::u16,

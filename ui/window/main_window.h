@@ -34,6 +34,7 @@ class MainWindow : public QMainWindow {
     struct Options {
         std::shared_ptr<const dumpscope::Schema> schema; // null: the default schema
         QString settingsFile;                            // empty: the platform's default QSettings
+        QString layout; // where the runs' files are (ScanOptions::layout); empty: found by itself
     };
 
     explicit MainWindow(Options options = {}, QWidget* parent = nullptr);

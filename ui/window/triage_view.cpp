@@ -1,5 +1,7 @@
 #include "window/triage_view.h"
 
+#include "dumpscope/rank_view.h"
+
 #include "models/buffer_list_model.h"
 #include "models/buffer_search.h"
 #include "models/matrix_model.h"
@@ -8,6 +10,7 @@
 #include "panels/element_panel.h"
 #include "panels/histogram_panel.h"
 #include "panels/matrix_legend.h"
+#include "panels/rank_panel.h"
 #include "panels/verdict_panel.h"
 #include "widgets/matrix_view.h"
 
@@ -20,6 +23,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -44,7 +49,7 @@ TriageView::TriageView(QWidget* parent)
       m_bufferPanel(new BufferPanel), m_bufferSearch(new BufferSearch),
       m_elementPanel(new ElementPanel), m_histogramPanel(new HistogramPanel),
       m_divergenceMapPanel(new DivergenceMapPanel), m_verdictPanel(new VerdictPanel),
-      m_turnTimer(new QTimer(this)) {
+      m_rankPanel(new RankPanel), m_turnTimer(new QTimer(this)) {
     // 1 ms, not 0: with a zero interval the next turn could run in the same pass of the event
     // loop, before a timer that was already due (TriageTurns' 1 ms tick then missed a turn).
     m_turnTimer->setSingleShot(true);
@@ -55,7 +60,13 @@ TriageView::TriageView(QWidget* parent)
     m_matrixView->setModel(m_matrixModel);
 
     auto* top = new QSplitter(Qt::Horizontal);
-    QWidget* matrixPane = titled(tr("Steps × groups"), m_matrixView, new MatrixLegend);
+    auto* matrixWithRanks = new QWidget;
+    auto* matrixLayout = new QVBoxLayout(matrixWithRanks);
+    matrixLayout->setContentsMargins(0, 0, 0, 0);
+    matrixLayout->setSpacing(2);
+    matrixLayout->addWidget(m_rankPanel);
+    matrixLayout->addWidget(m_matrixView, 1);
+    QWidget* matrixPane = titled(tr("Steps × groups"), matrixWithRanks, new MatrixLegend);
     top->addWidget(matrixPane);
     auto* buffers = new QWidget;
     auto* buffersLayout = new QVBoxLayout(buffers);
@@ -142,6 +153,26 @@ TriageView::TriageView(QWidget* parent)
         details->setCurrentWidget(m_divergenceMapPanel);
         m_divergenceMapPanel->setMarkedElement(element);
     });
+    // Another rank: the same snapshot again, seen from that rank; the cell is kept by name.
+    connect(m_rankPanel, &RankPanel::rankChanged, this, [this] {
+        if (m_allRanks) setSnapshot(m_allRanks);
+    });
+    connect(m_rankPanel, &RankPanel::stepChosen, this, [this](quint64 step) {
+        QString group;
+        if (const auto* cell = m_matrixModel->cell(m_matrixView->currentIndex()))
+            group = QString::fromStdString(cell->group);
+        if (!group.isEmpty() && selectCell(step, group)) return;
+        // Else the step's first divergent cell, or its first cell.
+        if (!m_snapshot || !m_snapshot->analysis) return;
+        for (const auto& row : m_snapshot->analysis->matrix) {
+            if (row.step != step || row.cells.empty()) continue;
+            const auto divergent = std::find_if(row.cells.begin(), row.cells.end(),
+                                                [](const auto& c) { return c.nDivergent > 0; });
+            selectCell(step, QString::fromStdString(
+                                 (divergent != row.cells.end() ? *divergent : row.cells[0]).group));
+            return;
+        }
+    });
     connect(m_verdictPanel, &VerdictPanel::rootCauseActivated, this,
             [this](quint64 step, const QString& group, const QString& buffer) {
                 selectCell(step, group, buffer);
@@ -163,7 +194,9 @@ void TriageView::setSnapshot(SnapshotPtr snapshot, Pace pace, std::function<void
         if (const int b = m_bufferPanel->selectedBuffer(); b >= 0 && b < int(buffers.size()))
             keptBuffer = QString::fromStdString(buffers[b].name);
     }
-    m_snapshot = std::move(snapshot);
+    m_allRanks = snapshot;
+    m_rankPanel->setAnalysis(snapshot ? snapshot->analysis.get() : nullptr);
+    m_snapshot = shownOf(snapshot);
     m_matrixModel->setSnapshot(m_snapshot);
     if (!keptGroup.isEmpty() && !m_matrixView->currentIndex().isValid())
         selectCell(keptStep, keptGroup, keptBuffer);
@@ -179,6 +212,18 @@ void TriageView::setSnapshot(SnapshotPtr snapshot, Pace pace, std::function<void
     refreshCell(nowFinished);
     refreshBuffer(nowFinished);
     if (shown) shown();
+}
+
+SnapshotPtr TriageView::shownOf(const SnapshotPtr& snapshot) const {
+    const auto rank = m_rankPanel->rank();
+    if (!snapshot || !snapshot->analysis || !rank) return snapshot;
+    auto view = std::make_shared<AnalysisSnapshot>(*snapshot);
+    view->analysis = std::make_shared<const dumpscope::Analysis>(
+        dumpscope::rankView(*snapshot->analysis, *rank));
+    // Its buffers are numbered anew: nothing is known of what changed since the last one.
+    view->serial = 0;
+    view->changes.reset();
+    return view;
 }
 
 void TriageView::refreshCell(bool finishedNow) {
@@ -224,6 +269,9 @@ void TriageView::completePendingTurns() {
 void TriageView::clear() {
     completePendingTurns();
     m_snapshot.reset();
+    m_allRanks.reset();
+    m_rankPanel->setRank(std::nullopt);
+    m_rankPanel->setAnalysis(nullptr);
     m_shownBuffer = -1;
     m_shownAnalysis.reset();
     m_matrixView->resetUserNavigated();

@@ -14,6 +14,7 @@ class ElementPanel;
 class HistogramPanel;
 class MatrixModel;
 class MatrixView;
+class RankPanel;
 class QSplitter;
 class QTimer;
 class VerdictPanel;
@@ -66,6 +67,7 @@ class TriageView : public QWidget {
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
+    RankPanel* rankPanel() const { return m_rankPanel; }
 
   signals:
     void layoutReset();
@@ -82,8 +84,11 @@ class TriageView : public QWidget {
     void refreshBuffer(bool finishedNow);
     void nextTurn();
     void completePendingTurns();
+    // The snapshot the panels show: the one given, or its view of the rank chosen.
+    SnapshotPtr shownOf(const SnapshotPtr& snapshot) const;
 
     SnapshotPtr m_snapshot;
+    SnapshotPtr m_allRanks; // as given to setSnapshot(), every rank
     MatrixModel* m_matrixModel;
     MatrixView* m_matrixView;
     BufferPanel* m_bufferPanel;
@@ -92,6 +97,7 @@ class TriageView : public QWidget {
     HistogramPanel* m_histogramPanel;
     DivergenceMapPanel* m_divergenceMapPanel;
     VerdictPanel* m_verdictPanel;
+    RankPanel* m_rankPanel;
     QList<QSplitter*> m_splitters; // outer, main, top, bottom
     QList<Pane> m_panes;
     int m_shownBuffer = -1; // buffer the element table and histograms show, -1 none

@@ -24,6 +24,7 @@ struct AnalysisRequest {
     std::map<std::string, std::vector<std::string>> shapes;
     // Reruns of run A's build: the pair is read over their noise floor (empty: bitwise).
     QStringList floorRuns;
+    std::string layout; // AnalyzeOptions::layout
 
     dumpscope::AnalyzeOptions analyzeOptions() const {
         dumpscope::AnalyzeOptions options;
@@ -32,11 +33,13 @@ struct AnalysisRequest {
         options.verdictTolerance = settings.verdictTolerance;
         options.roundingThreshold = settings.roundingThreshold;
         options.shapes = shapes;
+        options.layout = layout;
         return options;
     }
 
     friend bool operator==(const AnalysisRequest& x, const AnalysisRequest& y) {
         return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
-               x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns;
+               x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns &&
+               x.layout == y.layout;
     }
 };

@@ -1,4 +1,5 @@
 #include "dumpscope/analyze.h"
+#include "dumpscope/rank_view.h"
 #include "dumpscope/verdict.h"
 
 #include <algorithm>
@@ -55,11 +56,7 @@ std::string_view decisionCaseName(DecisionCase c) {
     return "?";
 }
 
-namespace {
-
-// A cell shows its most telling buffer:
-// diverge > error > within tolerance or the noise floor > one-sided > equal > missing.
-int rank(Status s) {
+int cellSeverity(Status s) {
     if (isDivergent(s)) return 5;
     if (isError(s)) return 4;
     if (isTolerated(s)) return 3;
@@ -67,8 +64,6 @@ int rank(Status s) {
     if (s == Status::equal) return 1;
     return 0;
 }
-
-} // namespace
 
 void summarize(Analysis& an) {
     an.matrix.clear();
@@ -100,7 +95,7 @@ void summarize(Analysis& an) {
                 if (!std::isnan(b.stats.maxAbsDelta))
                     cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
             }
-            if (rank(b.status) > rank(cell.status)) cell.status = b.status;
+            if (cellSeverity(b.status) > cellSeverity(cell.status)) cell.status = b.status;
             break;
         }
     }
@@ -139,7 +134,7 @@ Status cellStatus(const Analysis& an, const GroupCell& cell) {
     Status status = Status::missing;
     for (std::size_t i : cell.buffers) {
         const BufferResult& b = an.buffers[i];
-        if (!b.pending && rank(b.status) > rank(status)) status = b.status;
+        if (!b.pending && cellSeverity(b.status) > cellSeverity(status)) status = b.status;
     }
     return status;
 }
@@ -165,9 +160,9 @@ std::vector<CellPosition> summarizeCompared(Analysis& an,
         }
         // A tie of two statuses (diverge and length_mismatch, say) goes to the buffer first in
         // the cell, whichever was compared first: only then is the cell read again.
-        if (rank(b.status) > rank(cell.status))
+        if (cellSeverity(b.status) > cellSeverity(cell.status))
             cell.status = b.status;
-        else if (rank(b.status) == rank(cell.status) && b.status != cell.status)
+        else if (cellSeverity(b.status) == cellSeverity(cell.status) && b.status != cell.status)
             cell.status = cellStatus(an, cell);
         touched.push_back(*where);
     }

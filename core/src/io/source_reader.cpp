@@ -243,6 +243,10 @@ std::string SourceReader::describe(const ReadOutcome& got, std::uint64_t offset)
         return d.readError;
     }
     const std::string element = std::to_string((offset + got.bytes) / d.elementSize);
+    if (d.location.deflated && got.errorNumber == 0)
+        return d.tensorName() + ": its compressed member inflates to " + element +
+               " elements, fewer than the " + std::to_string(d.location.count) +
+               " its header promises";
     if (got.errorNumber != 0)
         return d.tensorName() + ": read error at element " + element + ": " +
                std::strerror(got.errorNumber);

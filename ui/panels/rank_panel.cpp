@@ -1,0 +1,74 @@
+#include "panels/rank_panel.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+RankPanel::RankPanel(QWidget* parent)
+    : QWidget(parent), m_selector(new QComboBox), m_overview(new QTableView),
+      m_model(new RankOverviewModel(this)) {
+    m_selector->setObjectName(QStringLiteral("rankSelector"));
+    m_overview->setObjectName(QStringLiteral("rankOverview"));
+    m_overview->setModel(m_model);
+    m_overview->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_overview->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_overview->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_overview->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_overview->setToolTip(tr("Steps × ranks: where each rank diverges. Click a cell to show that "
+                              "rank at that step."));
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(tr("&Rank:"));
+    label->setBuddy(m_selector);
+    row->addWidget(label);
+    row->addWidget(m_selector, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(row);
+    layout->addWidget(m_overview);
+    m_overview->setMaximumHeight(8 * fontMetrics().height());
+    setVisible(false);
+
+    connect(m_selector, &QComboBox::activated, this, [this](int i) {
+        const QVariant v = m_selector->itemData(i);
+        setRank(v.isValid() ? std::optional<std::uint64_t>(v.toULongLong()) : std::nullopt);
+    });
+    connect(m_overview, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
+        setRank(index.data(RankOverviewModel::RankRole).toULongLong());
+        emit stepChosen(index.data(RankOverviewModel::StepRole).toULongLong());
+    });
+}
+
+void RankPanel::setAnalysis(const dumpscope::Analysis* analysis) {
+    m_model->setAnalysis(analysis && analysis->ranked ? analysis : nullptr);
+    const auto& ranks = m_model->overview().ranks;
+    setVisible(!ranks.empty());
+    // The choices follow the ranks found; a rank that is gone falls back to all of them.
+    QSignalBlocker blocker(m_selector);
+    m_selector->clear();
+    m_selector->addItem(tr("All ranks"));
+    for (std::uint64_t r : ranks)
+        m_selector->addItem(tr("Rank %1").arg(r), qulonglong(r));
+    if (m_rank && std::find(ranks.begin(), ranks.end(), *m_rank) == ranks.end()) {
+        m_rank.reset();
+        emit rankChanged(m_rank);
+    }
+    m_selector->setCurrentIndex(m_rank ? m_selector->findData(qulonglong(*m_rank)) : 0);
+}
+
+void RankPanel::setRank(std::optional<std::uint64_t> rank) {
+    {
+        QSignalBlocker blocker(m_selector);
+        m_selector->setCurrentIndex(rank ? std::max(0, m_selector->findData(qulonglong(*rank)))
+                                         : 0);
+    }
+    if (rank == m_rank) return;
+    m_rank = rank;
+    emit rankChanged(m_rank);
+}
