@@ -106,10 +106,10 @@ int main(int argc, char** argv) {
                                platformShowsWindows());
             return 2;
         }
-        options.layout = QString::fromStdString(pattern);
     }
 
     MainWindow window(options);
+    if (parser.isSet(layout)) window.setDumpLayout(parser.value(layout));
     window.show();
 
     if (parser.isSet(screenshot)) {

@@ -268,7 +268,7 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.runA = pair.runA;
     request.runB = pair.runB;
     request.schema = m_options.schema;
-    request.layout = m_options.layout.toStdString();
+    request.layout = m_layout.toStdString();
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
     request.floorRuns = m_floorRuns;

@@ -34,12 +34,14 @@ class MainWindow : public QMainWindow {
     struct Options {
         std::shared_ptr<const dumpscope::Schema> schema; // null: the default schema
         QString settingsFile;                            // empty: the platform's default QSettings
-        QString layout; // where the runs' files are (ScanOptions::layout); empty: found by itself
     };
 
     explicit MainWindow(Options options = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Where the runs' files are (ScanOptions::layout), for every pair opened from now on;
+    // empty: found by itself.
+    void setDumpLayout(const QString& pattern) { m_layout = pattern; }
     void openPair(const RunPair& pair);
     // The pair read over the noise floor of `reruns` (reruns of run A's build): buffers within
     // it are within_floor, and the verdict is over the divergences beyond it. Reload keeps the
@@ -136,6 +138,7 @@ class MainWindow : public QMainWindow {
     MultiRunView* m_multi = nullptr;
     QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
+    QString m_layout;
     QStringList m_floorRuns; // the open pair's noise floor, absolute; empty: bitwise
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;
