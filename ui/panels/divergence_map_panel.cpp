@@ -1,4 +1,5 @@
 #include "panels/divergence_map_panel.h"
+#include "panels/buffer_pair_reason.h"
 #include "workers/background_job.h"
 
 #include <QLabel>
@@ -42,24 +43,9 @@ void DivergenceMapPanel::setMarkedElement(std::optional<quint64> element) {
 }
 
 void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
-    const BufferResult* buffer = nullptr;
-    if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
-        buffer = &analysis->buffers[std::size_t(bufferIndex)];
-    QString message;
-    if (!buffer)
-        message = tr("Select a buffer to see where its differences sit.");
-    else if (buffer->pending)
-        message = tr("Not compared yet.");
-    else if (isError(buffer->status))
-        message = tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
-    else if (isOneSided(buffer->status))
-        message = buffer->status == Status::only_in_a ? tr("Only in run A: nothing to compare.")
-                                                      : tr("Only in run B: nothing to compare.");
-    else if (buffer->status == Status::length_mismatch)
-        message = tr("The runs' lengths differ (%1 vs %2 elements): no map.")
-                      .arg(buffer->stats.nA)
-                      .arg(buffer->stats.nB);
-    else if (buffer->stats.nDiff == 0)
+    const BufferResult* buffer = buffer_pair::find(analysis, bufferIndex);
+    QString message = buffer_pair::noPairReason(buffer);
+    if (message.isEmpty() && buffer->stats.nDiff == 0)
         message = tr("No differences in this buffer.");
     if (!message.isEmpty()) {
         m_key.clear();
@@ -70,15 +56,7 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
         return;
     }
     // A newer snapshot of the same, unchanged pair keeps the map.
-    QString key = QString::fromStdString((analysis->runA / buffer->fileName).string() + '\n' +
-                                         (analysis->runB / buffer->fileName).string()) +
-                  QStringLiteral("\n%1 %2 %3 %4")
-                      .arg(int(buffer->dtype))
-                      .arg(buffer->stats.hashA)
-                      .arg(buffer->stats.hashB)
-                      .arg(buffer->stats.nA);
-    for (std::uint64_t d : buffer->shape)
-        key += QStringLiteral(" %1").arg(d);
+    const QString key = buffer_pair::key(*analysis, *buffer);
     if (key == m_key) return;
     m_key = key;
     m_marked.reset();

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class BufferPanel;
 class BufferSearch;
@@ -16,6 +17,7 @@ class MatrixModel;
 class MatrixView;
 class QSplitter;
 class QTimer;
+class ValueHeatmapPanel;
 class VerdictPanel;
 
 // The triage layout of an open pair: matrix and legend, the cell's buffers, the selected
@@ -65,6 +67,7 @@ class TriageView : public QWidget {
     ElementPanel* elementPanel() const { return m_elementPanel; }
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
+    ValueHeatmapPanel* valueHeatmapPanel() const { return m_valueHeatmapPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
 
   signals:
@@ -82,6 +85,8 @@ class TriageView : public QWidget {
     void refreshBuffer(bool finishedNow);
     void nextTurn();
     void completePendingTurns();
+    // The current element's block, outlined on the divergence map and the heatmaps alike.
+    void markElement(std::optional<quint64> element);
 
     SnapshotPtr m_snapshot;
     MatrixModel* m_matrixModel;
@@ -91,6 +96,7 @@ class TriageView : public QWidget {
     ElementPanel* m_elementPanel;
     HistogramPanel* m_histogramPanel;
     DivergenceMapPanel* m_divergenceMapPanel;
+    ValueHeatmapPanel* m_valueHeatmapPanel;
     VerdictPanel* m_verdictPanel;
     QList<QSplitter*> m_splitters; // outer, main, top, bottom
     QList<Pane> m_panes;
