@@ -247,7 +247,9 @@ TEST(ValueHeatmap, ABadPairIsAnErrorNamingTheFile) {
     h = computeValueHeatmap(dir / "a.bin", dir / "missing.bin", DType::f32, {});
     EXPECT_NE(h.error.find("missing.bin: cannot open"), std::string::npos) << h.error;
     h = computeValueHeatmap(dir / "a.bin", dir / "b.bin", DType::f64, {});
-    EXPECT_NE(h.error.find("b.bin: size 44 bytes is not a multiple of the element size 8"), std::string::npos) << h.error;
+    EXPECT_NE(h.error.find("b.bin: size 44 bytes is not a multiple of the element size 8"),
+              std::string::npos)
+        << h.error;
     h = computeValueHeatmap(dir / "a.bin", dir / "c.bin", DType::f32, {3, 4});
     EXPECT_NE(h.error.find("shape [3, 4] does not fit the 10 elements"), std::string::npos)
         << h.error;
