@@ -56,7 +56,7 @@ QColor ValueHeatmapPanel::infColor() {
 
 int ValueHeatmapPanel::legendHeight() const {
     const int line = fontMetrics().height();
-    return kBar + 4 + 3 * (line + 2);
+    return kBar + 4 + 4 * (line + 2);
 }
 
 QRect ValueHeatmapPanel::imageRect(Image which) const {
@@ -181,7 +181,7 @@ void ValueHeatmapPanel::paintLegends(QPainter& p) const {
 
     p.setPen(palette().color(QPalette::WindowText));
     const int labels = top + kBar + 2 + fm.ascent();
-    // Ends and middle where they fit; a label that would touch its neighbour is left out.
+    // The A/B ends and middle; a label that would touch its neighbour is left out.
     auto row = [&](const QRect& bar, const QStringList& texts) {
         int clearFrom = bar.left() - 1;
         for (int i = 0; i < texts.size(); ++i) {
@@ -194,16 +194,23 @@ void ValueHeatmapPanel::paintLegends(QPainter& p) const {
         }
     };
     row(values, {number(-limit), QStringLiteral("0"), number(limit)});
-    if (m_heat->deltaHigh > 0)
-        row(deltas, {QStringLiteral("≤") + number(m_heat->deltaLow), number(m_heat->deltaHigh)});
-    else
-        row(deltas, {QStringLiteral("0"), QString()});
+    // The |Δ| ends: side by side when both fit under the narrow image, else the largest on the
+    // line below, at the bar's right end.
+    const QString low = m_heat->deltaHigh > 0 ? QStringLiteral("≤") + number(m_heat->deltaLow)
+                                              : QStringLiteral("0");
+    const QString high = m_heat->deltaHigh > 0 ? number(m_heat->deltaHigh) : QString();
+    p.drawText(deltas.left(), labels, low);
+    const int highWidth = fm.horizontalAdvance(high);
+    const bool besides =
+        fm.horizontalAdvance(low + QStringLiteral("  ")) + highWidth <= deltas.width();
+    p.drawText(std::max(deltas.left(), deltas.right() + 1 - highWidth),
+               besides ? labels : labels + line + 2, high);
 
     auto swatch = [&](int x, int y, const QColor& color, const QString& label) {
         p.fillRect(QRect(x, y, 12, line - 3), color);
         p.drawText(x + 16, y + fm.ascent() - 1, label);
     };
-    const int y1 = top + kBar + 4 + line, y2 = y1 + line + 2;
+    const int y1 = top + kBar + 4 + 2 * (line + 2), y2 = y1 + line + 2;
     swatch(a.left(), y1, nanColor(), tr("NaN in the block"));
     swatch(a.left(), y2, infColor(), tr("±Inf"));
     swatch(d.left(), y1, DivergenceMapPanel::equalColor(), tr("equal"));
