@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace dumpscope {
 
@@ -35,8 +36,18 @@ void addPair(HeatCell& c, std::uint64_t index, typename Tr::Bits x, typename Tr:
     if (delta > c.maxAbsDelta) c.maxAbsDelta = delta;
 }
 
+// A later part of the same block's side: its larger magnitude wins (a tie keeps the earlier).
+void merge(HeatSide& into, const HeatSide& part) {
+    into.nNan += part.nNan;
+    into.nInf += part.nInf;
+    if (part.hasNumber && (!into.hasNumber || std::fabs(part.peak) > std::fabs(into.peak)))
+        into.peak = part.peak;
+    into.hasNumber = into.hasNumber || part.hasNumber;
+}
+
 // `a` and `b` hold m elements starting at element `base`: walked one run of a cell's columns
-// at a time, so the cell is found once per run, not per element.
+// at a time, so the cell is found once per run, not per element. A run whose bytes are equal
+// on both sides (one memcmp) is decoded once, from A, and counts for both.
 template <typename Tr>
 void addChunk(ValueHeatmap& map, const unsigned char* a, const unsigned char* b, std::size_t m,
               std::uint64_t base) {
@@ -48,9 +59,19 @@ void addChunk(ValueHeatmap& map, const unsigned char* a, const unsigned char* b,
         const std::uint64_t runEnd = std::min(map.cols, (cellCol + 1) * map.colsPerCell);
         const std::size_t len = std::size_t(std::min<std::uint64_t>(m - i, runEnd - col));
         HeatCell& c = map.cells[std::size_t(row / map.rowsPerCell) * map.gridCols + cellCol];
-        for (std::size_t k = 0; k < len; ++k)
-            addPair<Tr>(c, index + k, Tr::load(a + (i + k) * sizeof(Bits)),
-                        Tr::load(b + (i + k) * sizeof(Bits)));
+        const unsigned char* pa = a + i * sizeof(Bits);
+        const unsigned char* pb = b + i * sizeof(Bits);
+        if (std::memcmp(pa, pb, len * sizeof(Bits)) == 0) {
+            HeatSide run;
+            for (std::size_t k = 0; k < len; ++k)
+                addValue<Tr>(run, Tr::load(pa + k * sizeof(Bits)));
+            merge(c.a, run);
+            merge(c.b, run);
+        } else {
+            for (std::size_t k = 0; k < len; ++k)
+                addPair<Tr>(c, index + k, Tr::load(pa + k * sizeof(Bits)),
+                            Tr::load(pb + k * sizeof(Bits)));
+        }
         i += len;
         index += len;
     }
