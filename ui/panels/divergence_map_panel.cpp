@@ -1,15 +1,13 @@
 #include "panels/divergence_map_panel.h"
 #include "panels/buffer_pair_reason.h"
 #include "workers/background_job.h"
+#include "workers/pass_job.h"
 
 #include <QLabel>
-#include <QMetaObject>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 using namespace dumpscope;
 
@@ -103,34 +101,19 @@ void DivergenceMapPanel::start() {
 
     auto job = std::make_shared<Job>();
     const quint64 seq = m_sequence;
-    // The thread posts back to this panel only; the destructor joins it, so `this` outlives it.
-    job->thread = std::thread(
-        [this, job, seq, a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape, resolution] {
-            int lastPercent = -1;
-            auto map = std::make_shared<const DivergenceMap>(computeDivergenceMap(
-                a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
-                    const int percent = total ? int(done * 100 / total) : 100;
-                    if (percent != lastPercent && !job->stop) {
-                        lastPercent = percent;
-                        QMetaObject::invokeMethod(
-                            this,
-                            [this, seq, percent] {
-                                if (seq == m_sequence)
-                                    m_status->setText(tr("Computing the divergence map of %1… %2%")
-                                                          .arg(m_name)
-                                                          .arg(percent));
-                            },
-                            Qt::QueuedConnection);
-                    }
-                    return !job->stop.load();
-                }));
-            QMetaObject::invokeMethod(
-                this,
-                [this, seq, map] {
-                    if (seq == m_sequence) finish(map);
-                },
-                Qt::QueuedConnection);
-            job->exited = true;
+    startPassJob<DivergenceMap>(
+        this, job,
+        [a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape,
+         resolution](const ScanProgressFn& progress) {
+            return computeDivergenceMap(a, b, dtype, shape, resolution, progress);
+        },
+        [this, seq](int percent) {
+            if (seq == m_sequence)
+                m_status->setText(
+                    tr("Computing the divergence map of %1… %2%").arg(m_name).arg(percent));
+        },
+        [this, seq](std::shared_ptr<const DivergenceMap> result) {
+            if (seq == m_sequence) finish(std::move(result));
         });
     m_jobs.push_back(job);
 }

@@ -3,15 +3,13 @@
 #include "panels/buffer_pair_reason.h"
 #include "panels/divergence_map_panel.h"
 #include "workers/background_job.h"
+#include "workers/pass_job.h"
 
 #include <QLabel>
-#include <QMetaObject>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 using namespace dumpscope;
 
@@ -111,34 +109,18 @@ void ValueHeatmapPanel::start() {
 
     auto job = std::make_shared<Job>();
     const quint64 seq = m_sequence;
-    // The thread posts back to this panel only; the destructor joins it, so `this` outlives it.
-    job->thread = std::thread(
-        [this, job, seq, a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape, resolution] {
-            int lastPercent = -1;
-            auto heat = std::make_shared<const ValueHeatmap>(computeValueHeatmap(
-                a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
-                    const int percent = total ? int(done * 100 / total) : 100;
-                    if (percent != lastPercent && !job->stop) {
-                        lastPercent = percent;
-                        QMetaObject::invokeMethod(
-                            this,
-                            [this, seq, percent] {
-                                if (seq == m_sequence)
-                                    m_status->setText(tr("Computing the heatmaps of %1… %2%")
-                                                          .arg(m_name)
-                                                          .arg(percent));
-                            },
-                            Qt::QueuedConnection);
-                    }
-                    return !job->stop.load();
-                }));
-            QMetaObject::invokeMethod(
-                this,
-                [this, seq, heat] {
-                    if (seq == m_sequence) finish(heat);
-                },
-                Qt::QueuedConnection);
-            job->exited = true;
+    startPassJob<ValueHeatmap>(
+        this, job,
+        [a = m_pathA, b = m_pathB, dtype = m_dtype, shape = m_shape,
+         resolution](const ScanProgressFn& progress) {
+            return computeValueHeatmap(a, b, dtype, shape, resolution, progress);
+        },
+        [this, seq](int percent) {
+            if (seq == m_sequence)
+                m_status->setText(tr("Computing the heatmaps of %1… %2%").arg(m_name).arg(percent));
+        },
+        [this, seq](std::shared_ptr<const ValueHeatmap> result) {
+            if (seq == m_sequence) finish(std::move(result));
         });
     m_jobs.push_back(job);
 }
