@@ -3,8 +3,10 @@
 // fresh MainWindow per picture opens RUN_A RUN_B, waits until every panel shows the finished
 // analysis, selects the root cause's first differing element, and grabs the window.
 // Usage: dumpscope-window-shots RUN_A RUN_B OUT_DIR
-//   writes OUT_DIR/window-{1024x700,1500x950,2560x1440}-{light,dark}.png
+//   writes OUT_DIR/window-{1024x700,1500x950,2560x1440}-{light,dark}.png, and the same with the
+//   Heatmaps tab shown as window-...-heatmaps.png
 #include "panels/element_panel.h"
+#include "panels/value_heatmap_panel.h"
 #include "window/main_window.h"
 #include "window/triage_view.h"
 
@@ -15,6 +17,7 @@
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 #include <cstdio>
@@ -58,6 +61,15 @@ bool waitFor(const std::function<bool()>& done, int ms) {
     return true;
 }
 
+bool save(QWidget& window, const QString& file) {
+    if (!window.grab().save(file)) {
+        std::fprintf(stderr, "dumpscope-window-shots: cannot write %s\n", qPrintable(file));
+        return false;
+    }
+    std::printf("%s\n", qPrintable(file));
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -89,15 +101,19 @@ int main(int argc, char** argv) {
             }
             window.triageView()->elementPanel()->nextDifference();
             waitFor([] { return false; }, 300); // the map and the repaints settle
-            const QString file = out.filePath(QStringLiteral("window-%1x%2-%3.png")
-                                                  .arg(size.width())
-                                                  .arg(size.height())
-                                                  .arg(dark ? "dark" : "light"));
-            if (!window.grab().save(file)) {
-                std::fprintf(stderr, "dumpscope-window-shots: cannot write %s\n", qPrintable(file));
-                return 2;
-            }
-            std::printf("%s\n", qPrintable(file));
+            const QString name = QStringLiteral("window-%1x%2-%3")
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(dark ? "dark" : "light");
+            if (!save(window, out.filePath(name + QStringLiteral(".png")))) return 2;
+            // The same window with the heatmaps of that buffer in the details pane.
+            ValueHeatmapPanel* heat = window.triageView()->valueHeatmapPanel();
+            window.triageView()
+                ->findChild<QTabWidget*>(QStringLiteral("bufferDetailTabs"))
+                ->setCurrentWidget(heat);
+            waitFor([heat] { return !heat->isComputing(); }, 60000);
+            waitFor([] { return false; }, 300);
+            if (!save(window, out.filePath(name + QStringLiteral("-heatmaps.png")))) return 2;
         }
     }
     return 0;

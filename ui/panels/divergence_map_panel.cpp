@@ -1,14 +1,13 @@
 #include "panels/divergence_map_panel.h"
+#include "panels/buffer_pair_reason.h"
 #include "workers/background_job.h"
+#include "workers/pass_job.h"
 
 #include <QLabel>
-#include <QMetaObject>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 using namespace dumpscope;
 
@@ -42,24 +41,9 @@ void DivergenceMapPanel::setMarkedElement(std::optional<quint64> element) {
 }
 
 void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
-    const BufferResult* buffer = nullptr;
-    if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
-        buffer = &analysis->buffers[std::size_t(bufferIndex)];
-    QString message;
-    if (!buffer)
-        message = tr("Select a buffer to see where its differences sit.");
-    else if (buffer->pending)
-        message = tr("Not compared yet.");
-    else if (isError(buffer->status))
-        message = tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
-    else if (isOneSided(buffer->status))
-        message = buffer->status == Status::only_in_a ? tr("Only in run A: nothing to compare.")
-                                                      : tr("Only in run B: nothing to compare.");
-    else if (buffer->status == Status::length_mismatch)
-        message = tr("The runs' lengths differ (%1 vs %2 elements): no map.")
-                      .arg(buffer->stats.nA)
-                      .arg(buffer->stats.nB);
-    else if (buffer->stats.nDiff == 0)
+    const BufferResult* buffer = buffer_pair::find(analysis, bufferIndex);
+    QString message = buffer_pair::noPairReason(buffer);
+    if (message.isEmpty() && buffer->stats.nDiff == 0)
         message = tr("No differences in this buffer.");
     if (!message.isEmpty()) {
         m_key.clear();
@@ -70,21 +54,13 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
         return;
     }
     // A newer snapshot of the same, unchanged pair keeps the map.
-    const BufferSource sideA = sourceA(*analysis, *buffer), sideB = sourceB(*analysis, *buffer);
-    QString key = QString::fromStdString(sideA.displayName() + '\n' + sideB.displayName()) +
-                  QStringLiteral("\n%1 %2 %3 %4")
-                      .arg(int(buffer->dtype))
-                      .arg(buffer->stats.hashA)
-                      .arg(buffer->stats.hashB)
-                      .arg(buffer->stats.nA);
-    for (std::uint64_t d : buffer->shape)
-        key += QStringLiteral(" %1").arg(d);
+    const QString key = buffer_pair::key(*analysis, *buffer);
     if (key == m_key) return;
     m_key = key;
     m_marked.reset();
     m_name = QString::fromStdString(buffer->name);
-    m_sourceA = sideA;
-    m_sourceB = sideB;
+    m_sourceA = sourceA(*analysis, *buffer);
+    m_sourceB = sourceB(*analysis, *buffer);
     m_dtype = buffer->dtype;
     m_shape = buffer->shape;
     m_waiting = true;
@@ -125,35 +101,20 @@ void DivergenceMapPanel::start() {
 
     auto job = std::make_shared<Job>();
     const quint64 seq = m_sequence;
-    // The thread posts back to this panel only; the destructor joins it, so `this` outlives it.
-    job->thread = std::thread([this, job, seq, a = m_sourceA, b = m_sourceB, dtype = m_dtype,
-                               shape = m_shape, resolution] {
-        int lastPercent = -1;
-        auto map = std::make_shared<const DivergenceMap>(computeDivergenceMap(
-            a, b, dtype, shape, resolution, [&](std::uint64_t done, std::uint64_t total) {
-                const int percent = total ? int(done * 100 / total) : 100;
-                if (percent != lastPercent && !job->stop) {
-                    lastPercent = percent;
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, seq, percent] {
-                            if (seq == m_sequence)
-                                m_status->setText(tr("Computing the divergence map of %1… %2%")
-                                                      .arg(m_name)
-                                                      .arg(percent));
-                        },
-                        Qt::QueuedConnection);
-                }
-                return !job->stop.load();
-            }));
-        QMetaObject::invokeMethod(
-            this,
-            [this, seq, map] {
-                if (seq == m_sequence) finish(map);
-            },
-            Qt::QueuedConnection);
-        job->exited = true;
-    });
+    startPassJob<DivergenceMap>(
+        this, job,
+        [a = m_sourceA, b = m_sourceB, dtype = m_dtype, shape = m_shape,
+         resolution](const ScanProgressFn& progress) {
+            return computeDivergenceMap(a, b, dtype, shape, resolution, progress);
+        },
+        [this, seq](int percent) {
+            if (seq == m_sequence)
+                m_status->setText(
+                    tr("Computing the divergence map of %1… %2%").arg(m_name).arg(percent));
+        },
+        [this, seq](std::shared_ptr<const DivergenceMap> result) {
+            if (seq == m_sequence) finish(std::move(result));
+        });
     m_jobs.push_back(job);
 }
 

@@ -11,12 +11,15 @@
 #include "panels/histogram_panel.h"
 #include "panels/matrix_legend.h"
 #include "panels/rank_panel.h"
+#include "panels/value_heatmap_panel.h"
 #include "panels/verdict_panel.h"
 #include "widgets/matrix_view.h"
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QMetaObject>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
@@ -48,8 +51,8 @@ TriageView::TriageView(QWidget* parent)
     : QWidget(parent), m_matrixModel(new MatrixModel(this)), m_matrixView(new MatrixView),
       m_bufferPanel(new BufferPanel), m_bufferSearch(new BufferSearch),
       m_elementPanel(new ElementPanel), m_histogramPanel(new HistogramPanel),
-      m_divergenceMapPanel(new DivergenceMapPanel), m_verdictPanel(new VerdictPanel),
-      m_rankPanel(new RankPanel), m_turnTimer(new QTimer(this)) {
+      m_divergenceMapPanel(new DivergenceMapPanel), m_valueHeatmapPanel(new ValueHeatmapPanel),
+      m_verdictPanel(new VerdictPanel), m_rankPanel(new RankPanel), m_turnTimer(new QTimer(this)) {
     // 1 ms, not 0: with a zero interval the next turn could run in the same pass of the event
     // loop, before a timer that was already due (TriageTurns' 1 ms tick then missed a turn).
     m_turnTimer->setSingleShot(true);
@@ -87,6 +90,7 @@ TriageView::TriageView(QWidget* parent)
     details->setObjectName(QStringLiteral("bufferDetailTabs"));
     details->addTab(m_histogramPanel, tr("Δ histogram"));
     details->addTab(m_divergenceMapPanel, tr("Divergence map"));
+    details->addTab(m_valueHeatmapPanel, tr("Heatmaps"));
     // A narrow pane scrolls its tabs rather than cutting their titles ("stogram").
     details->tabBar()->setElideMode(Qt::ElideNone);
     details->tabBar()->setUsesScrollButtons(true);
@@ -109,7 +113,7 @@ TriageView::TriageView(QWidget* parent)
     m_panes = {{tr("Matrix"), matrixPane},
                {tr("Buffers of the Cell"), buffersPane},
                {tr("Elements"), elementsPane},
-               {tr("Histogram and Divergence Map"), details},
+               {tr("Histogram, Divergence Map and Heatmaps"), details},
                {tr("Verdict"), verdictPane}};
     // The least each pane needs to stay usable: a few matrix columns, a buffer name with its
     // counts, a few element columns, a chart, the verdict's headline. Together they fit a
@@ -147,11 +151,25 @@ TriageView::TriageView(QWidget* parent)
             &HistogramPanel::clearSelectedBar);
     connect(m_divergenceMapPanel, &DivergenceMapPanel::elementClicked, m_elementPanel,
             &ElementPanel::showElement);
+    connect(m_valueHeatmapPanel, &ValueHeatmapPanel::elementClicked, m_elementPanel,
+            &ElementPanel::showElement);
+    connect(m_divergenceMapPanel, &DivergenceMapPanel::elementClicked, this,
+            [this](quint64 e) { markElement(e); });
+    connect(m_valueHeatmapPanel, &ValueHeatmapPanel::elementClicked, this,
+            [this](quint64 e) { markElement(e); });
+    // The element table's current row is the current element. Read once the table has placed
+    // it (queued): its own handler of the same signal, and a jump's placing, come first.
+    connect(m_elementPanel->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this] {
+                QMetaObject::invokeMethod(
+                    this, [this] { markElement(m_elementPanel->currentElement()); },
+                    Qt::QueuedConnection);
+            });
     // The element table's "show in the divergence map": that tab, with the element's block
     // outlined.
     connect(m_elementPanel, &ElementPanel::elementShown, this, [this, details](quint64 element) {
         details->setCurrentWidget(m_divergenceMapPanel);
-        m_divergenceMapPanel->setMarkedElement(element);
+        markElement(element);
     });
     // Another rank: the same snapshot again, seen from that rank; the cell is kept by name.
     connect(m_rankPanel, &RankPanel::rankChanged, this, [this] {
@@ -177,6 +195,11 @@ TriageView::TriageView(QWidget* parent)
             [this](quint64 step, const QString& group, const QString& buffer) {
                 selectCell(step, group, buffer);
             });
+}
+
+void TriageView::markElement(std::optional<quint64> element) {
+    m_divergenceMapPanel->setMarkedElement(element);
+    m_valueHeatmapPanel->setMarkedElement(element);
 }
 
 void TriageView::setSnapshot(SnapshotPtr snapshot, Pace pace, std::function<void()> shown) {
@@ -282,6 +305,7 @@ void TriageView::clear() {
     m_elementPanel->clear();
     m_histogramPanel->clear();
     m_divergenceMapPanel->clear();
+    m_valueHeatmapPanel->clear();
     m_verdictPanel->clear();
 }
 
@@ -367,6 +391,7 @@ void TriageView::showBuffer(int bufferIndex) {
         m_elementPanel->clear();
         m_histogramPanel->clear();
         m_divergenceMapPanel->clear();
+        m_valueHeatmapPanel->clear();
         return;
     }
     // Selection and snapshot paths may both ask for the same buffer; index it once.
@@ -376,6 +401,7 @@ void TriageView::showBuffer(int bufferIndex) {
     m_elementPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_histogramPanel->setBuffer(m_snapshot->analysis, bufferIndex);
     m_divergenceMapPanel->setBuffer(m_snapshot->analysis, bufferIndex);
+    m_valueHeatmapPanel->setBuffer(m_snapshot->analysis, bufferIndex);
 }
 
 // Proportions for the default 1500 × 950 window, scaled by the splitters to any other size.

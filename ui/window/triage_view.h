@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class BufferPanel;
 class BufferSearch;
@@ -17,6 +18,7 @@ class MatrixView;
 class RankPanel;
 class QSplitter;
 class QTimer;
+class ValueHeatmapPanel;
 class VerdictPanel;
 
 // The triage layout of an open pair: matrix and legend, the cell's buffers, the selected
@@ -66,6 +68,7 @@ class TriageView : public QWidget {
     ElementPanel* elementPanel() const { return m_elementPanel; }
     HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     DivergenceMapPanel* divergenceMapPanel() const { return m_divergenceMapPanel; }
+    ValueHeatmapPanel* valueHeatmapPanel() const { return m_valueHeatmapPanel; }
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
     RankPanel* rankPanel() const { return m_rankPanel; }
 
@@ -86,6 +89,8 @@ class TriageView : public QWidget {
     void completePendingTurns();
     // The snapshot the panels show: the one given, or its view of the rank chosen.
     SnapshotPtr shownOf(const SnapshotPtr& snapshot) const;
+    // The current element's block, outlined on the divergence map and the heatmaps alike.
+    void markElement(std::optional<quint64> element);
 
     SnapshotPtr m_snapshot;
     SnapshotPtr m_allRanks; // as given to setSnapshot(), every rank
@@ -96,6 +101,7 @@ class TriageView : public QWidget {
     ElementPanel* m_elementPanel;
     HistogramPanel* m_histogramPanel;
     DivergenceMapPanel* m_divergenceMapPanel;
+    ValueHeatmapPanel* m_valueHeatmapPanel;
     VerdictPanel* m_verdictPanel;
     RankPanel* m_rankPanel;
     QList<QSplitter*> m_splitters; // outer, main, top, bottom

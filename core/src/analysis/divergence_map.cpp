@@ -2,7 +2,7 @@
 // the block of the grid it falls in. Memory is the cells plus two chunk buffers.
 #include "dumpscope/divergence_map.h"
 
-#include "dumpscope/buffer_view.h"
+#include "analysis/map_pass.h"
 #include "schema/element_traits.h"
 
 #include <algorithm>
@@ -12,26 +12,6 @@
 namespace dumpscope {
 
 namespace {
-
-// Elements per read: 512 KiB per side for 8-byte elements, as DiffIndex reads.
-constexpr std::size_t kChunkElements = 64 * 1024;
-
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-    return a / b + (a % b != 0);
-}
-
-std::string shapeText(const std::vector<std::uint64_t>& shape) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
-
-// Splits `extent` elements into at most `most` blocks of equal size (the last may be short).
-void cut(std::uint64_t extent, std::uint32_t most, std::uint64_t& perCell, std::uint32_t& cells) {
-    perCell = std::max<std::uint64_t>(1, ceilDiv(extent, std::max<std::uint32_t>(1, most)));
-    cells = static_cast<std::uint32_t>(ceilDiv(extent, perCell));
-}
 
 void merge(MapCell& into, const MapCell& c) {
     if (c.nDiff == 0) return;
@@ -137,38 +117,13 @@ DivergenceMap failed(std::string message) {
     return map;
 }
 
-std::string wholeElements(const BufferView& v, DType dtype) {
-    const std::size_t es = dtypeSize(dtype);
-    if (v.byteSize() % es == 0) return {};
-    return v.path().string() + ": size " + std::to_string(v.byteSize()) +
-           " bytes is not a multiple of the element size " + std::to_string(es) + " (" +
-           std::string(dtypeName(dtype)) + ")";
-}
-
 } // namespace
-
-DivergenceMap::Range DivergenceMap::cellRange(std::uint32_t row, std::uint32_t col) const {
-    Range r;
-    r.rowFirst = std::min(rows, std::uint64_t(row) * rowsPerCell);
-    r.rowEnd = std::min(rows, r.rowFirst + rowsPerCell);
-    r.colFirst = std::min(cols, std::uint64_t(col) * colsPerCell);
-    r.colEnd = std::min(cols, r.colFirst + colsPerCell);
-    return r;
-}
 
 std::optional<std::uint64_t> DivergenceMap::elementOfCell(std::uint32_t row,
                                                           std::uint32_t col) const {
     if (row >= gridRows || col >= gridCols) return std::nullopt;
     if (const auto& first = cell(row, col).firstDiff) return first;
-    const Range r = cellRange(row, col);
-    return r.rowFirst * cols + r.colFirst;
-}
-
-std::optional<std::pair<std::uint32_t, std::uint32_t>>
-DivergenceMap::cellOfElement(std::uint64_t index) const {
-    if (index >= elementCount()) return std::nullopt;
-    return std::pair{static_cast<std::uint32_t>(index / cols / rowsPerCell),
-                     static_cast<std::uint32_t>(index % cols / colsPerCell)};
+    return firstElementOfCell(row, col);
 }
 
 DivergenceMap computeDivergenceMap(const std::filesystem::path& a, const std::filesystem::path& b,
@@ -183,53 +138,26 @@ DivergenceMap computeDivergenceMap(const BufferSource& sideA, const BufferSource
                                    DType dtype, const std::vector<std::uint64_t>& shape,
                                    const MapResolution& resolution,
                                    const ScanProgressFn& progress) {
-    const std::string a = sideA.displayName(), b = sideB.displayName();
-    BufferView va, vb;
-    if (!va.open(sideA, dtype)) return failed(va.error());
-    if (!vb.open(sideB, dtype)) return failed(vb.error());
-    if (auto e = wholeElements(va, dtype); !e.empty()) return failed(e);
-    if (auto e = wholeElements(vb, dtype); !e.empty()) return failed(e);
-    const std::uint64_t n = va.size();
-    if (vb.size() != n)
-        return failed("the runs' files differ in length (" + std::to_string(n) + " elements in " +
-                      a + ", " + std::to_string(vb.size()) + " in " + b + "): no map");
-
+    map_pass::Pair pair;
+    if (auto e = map_pass::open(sideA, sideB, dtype, pair); !e.empty()) return failed(e);
     DivergenceMap map;
-    map.flat = shape.size() < 2;
-    map.rows = map.flat ? 1 : shape[0];
-    map.cols = n;
-    bool fits = shape.size() != 1 || shape[0] == n;
-    if (!map.flat) {
-        map.cols = 1;
-        for (std::size_t i = 1; i < shape.size() && fits; ++i)
-            fits = !__builtin_mul_overflow(map.cols, shape[i], &map.cols);
-        std::uint64_t product = 0;
-        fits = fits && !__builtin_mul_overflow(map.rows, map.cols, &product) && product == n;
-    }
-    if (!fits)
-        return failed("shape " + shapeText(shape) + " does not fit the " + std::to_string(n) +
-                      " elements of " + a);
-    cut(map.rows, map.flat ? 1 : resolution.rows, map.rowsPerCell, map.gridRows);
-    cut(map.cols, map.flat ? resolution.bins : resolution.cols, map.colsPerCell, map.gridCols);
+    if (auto e = map_pass::layout(map, pair.n, shape, resolution, sideA.displayName()); !e.empty())
+        return failed(e);
     map.cells.assign(std::size_t(map.gridRows) * map.gridCols, MapCell{});
 
     MapBuilder builder(map);
     bool cancelled = false;
-    const std::string failure = forEachChunkPair(
-        va, vb, n, kChunkElements,
+    const std::string failure = map_pass::run(
+        pair,
         [&](const unsigned char* pa, const unsigned char* pb, std::size_t m, std::uint64_t base) {
             visitTraits(dtype, [&]<typename Tr>() { builder.addChunk<Tr>(pa, pb, m, base); });
-            cancelled = progress && !progress(base + m, n);
-            return !cancelled;
-        });
-    if (!failure.empty()) return failed(failure);
-    if (cancelled) {
-        DivergenceMap stopped = failed("cancelled");
-        stopped.cancelled = true;
+        },
+        progress, cancelled);
+    if (!failure.empty()) {
+        DivergenceMap stopped = failed(failure);
+        stopped.cancelled = cancelled;
         return stopped;
     }
-    for (const BufferView* v : {&va, &vb})
-        if (auto e = v->changedSinceOpen(); !e.empty()) return failed(e);
     for (const MapCell& c : map.cells)
         merge(map.total, c);
     return map;

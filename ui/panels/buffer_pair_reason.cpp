@@ -1,0 +1,44 @@
+#include "panels/buffer_pair_reason.h"
+
+#include <QObject>
+
+using namespace dumpscope;
+
+namespace buffer_pair {
+
+const BufferResult* find(const std::shared_ptr<const Analysis>& analysis, int bufferIndex) {
+    if (analysis && bufferIndex >= 0 && std::size_t(bufferIndex) < analysis->buffers.size())
+        return &analysis->buffers[std::size_t(bufferIndex)];
+    return nullptr;
+}
+
+QString noPairReason(const BufferResult* buffer) {
+    if (!buffer) return QObject::tr("Select a buffer to see where its differences sit.");
+    if (buffer->pending) return QObject::tr("Not compared yet.");
+    if (isError(buffer->status))
+        return QObject::tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
+    if (isOneSided(buffer->status))
+        return buffer->status == Status::only_in_a
+                   ? QObject::tr("Only in run A: nothing to compare.")
+                   : QObject::tr("Only in run B: nothing to compare.");
+    if (buffer->status == Status::length_mismatch)
+        return QObject::tr("The runs' lengths differ (%1 vs %2 elements): no map.")
+            .arg(buffer->stats.nA)
+            .arg(buffer->stats.nB);
+    return {};
+}
+
+QString key(const Analysis& analysis, const BufferResult& buffer) {
+    QString key = QString::fromStdString(sourceA(analysis, buffer).displayName() + '\n' +
+                                         sourceB(analysis, buffer).displayName()) +
+                  QStringLiteral("\n%1 %2 %3 %4")
+                      .arg(int(buffer.dtype))
+                      .arg(buffer.stats.hashA)
+                      .arg(buffer.stats.hashB)
+                      .arg(buffer.stats.nA);
+    for (std::uint64_t d : buffer.shape)
+        key += QStringLiteral(" %1").arg(d);
+    return key;
+}
+
+} // namespace buffer_pair

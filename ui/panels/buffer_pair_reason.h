@@ -1,0 +1,19 @@
+#pragma once
+
+#include "dumpscope/result.h"
+
+#include <QString>
+
+#include <memory>
+
+// What the divergence map and the value heatmaps share about the buffer pair they read: why a
+// selected buffer has no pair to read (empty: it has one), and the key that says a newer
+// snapshot still names the same, unchanged pair (so a computed picture is kept).
+namespace buffer_pair {
+
+const dumpscope::BufferResult* find(const std::shared_ptr<const dumpscope::Analysis>& analysis,
+                                    int bufferIndex);
+QString noPairReason(const dumpscope::BufferResult* buffer);
+QString key(const dumpscope::Analysis& analysis, const dumpscope::BufferResult& buffer);
+
+} // namespace buffer_pair

@@ -1,0 +1,169 @@
+#include "panels/value_heatmap_panel.h"
+
+#include "panels/buffer_pair_reason.h"
+#include "panels/divergence_map_panel.h"
+#include "workers/background_job.h"
+#include "workers/pass_job.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace dumpscope;
+
+struct ValueHeatmapPanel::Job : BackgroundJob {};
+
+ValueHeatmapPanel::ValueHeatmapPanel(QWidget* parent) : QWidget(parent), m_status(new QLabel) {
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // messages carry file names
+    m_status->setObjectName(QStringLiteral("valueHeatmapStatus"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+    setMouseTracking(true);
+    setMinimumHeight(160);
+    clear();
+}
+
+ValueHeatmapPanel::~ValueHeatmapPanel() {
+    stopAndJoinAll(m_jobs);
+}
+
+void ValueHeatmapPanel::clear() {
+    setBuffer(nullptr, -1);
+}
+
+void ValueHeatmapPanel::setMarkedElement(std::optional<quint64> element) {
+    if (element == m_marked) return;
+    m_marked = element;
+    update();
+}
+
+void ValueHeatmapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
+    const BufferResult* buffer = buffer_pair::find(analysis, bufferIndex);
+    QString message = buffer_pair::noPairReason(buffer);
+    // Values are worth seeing in an equal buffer too; only the shape decides.
+    if (message.isEmpty() && buffer->shape.size() < 2)
+        message = tr("%1 is flat (%2 elements, no shape of two or more dimensions): no heatmaps. "
+                     "The divergence map shows it as a strip.")
+                      .arg(QString::fromStdString(buffer->name))
+                      .arg(buffer->stats.nA);
+    if (!message.isEmpty()) {
+        m_key.clear();
+        m_marked.reset();
+        stopJobs();
+        showMessage(message);
+        emit heatmapReady();
+        return;
+    }
+    const QString key = buffer_pair::key(*analysis, *buffer);
+    if (key == m_key) return;
+    m_key = key;
+    m_marked.reset();
+    m_name = QString::fromStdString(buffer->name);
+    m_sourceA = sourceA(*analysis, *buffer);
+    m_sourceB = sourceB(*analysis, *buffer);
+    m_dtype = buffer->dtype;
+    m_shape = buffer->shape;
+    m_waiting = true;
+    if (isVisible()) start();
+}
+
+void ValueHeatmapPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_waiting) start();
+}
+
+void ValueHeatmapPanel::showMessage(const QString& text) {
+    m_heat.reset();
+    m_images = {};
+    m_computing = false;
+    m_waiting = false;
+    m_status->setText(text);
+    update();
+}
+
+void ValueHeatmapPanel::stopJobs() {
+    ++m_sequence; // whatever a running job still posts is stale from now on
+    stopAll(m_jobs);
+}
+
+QString ValueHeatmapPanel::statusText() const {
+    return m_status->text();
+}
+
+void ValueHeatmapPanel::start() {
+    stopJobs();
+    reapExited(m_jobs);
+    showMessage(tr("Computing the heatmaps of %1…").arg(m_name));
+    m_computing = true;
+    // A cell per pixel at most in each of the three images.
+    const int imageWidth = (width() - 24) / 3;
+    const int imageHeight = height() - m_status->sizeHint().height() - legendHeight() - 40;
+    MapResolution resolution;
+    resolution.rows = std::uint32_t(std::clamp(imageHeight, 16, 128));
+    resolution.cols = std::uint32_t(std::clamp(imageWidth, 16, 128));
+
+    auto job = std::make_shared<Job>();
+    const quint64 seq = m_sequence;
+    startPassJob<ValueHeatmap>(
+        this, job,
+        [a = m_sourceA, b = m_sourceB, dtype = m_dtype, shape = m_shape,
+         resolution](const ScanProgressFn& progress) {
+            return computeValueHeatmap(a, b, dtype, shape, resolution, progress);
+        },
+        [this, seq](int percent) {
+            if (seq == m_sequence)
+                m_status->setText(tr("Computing the heatmaps of %1… %2%").arg(m_name).arg(percent));
+        },
+        [this, seq](std::shared_ptr<const ValueHeatmap> result) {
+            if (seq == m_sequence) finish(std::move(result));
+        });
+    m_jobs.push_back(job);
+}
+
+void ValueHeatmapPanel::finish(std::shared_ptr<const ValueHeatmap> heat) {
+    reapExited(m_jobs);
+    if (!heat->ok()) {
+        showMessage(tr("No heatmaps: %1").arg(QString::fromStdString(heat->error)));
+        emit heatmapReady();
+        return;
+    }
+    m_loLog = heat->deltaHigh > 0 ? std::log10(heat->deltaLow) : 0;
+    m_hiLog = heat->deltaHigh > 0 ? std::log10(heat->deltaHigh) : 0;
+    m_heat = std::move(heat);
+    const ValueHeatmap& h = *m_heat;
+    for (QImage& image : m_images)
+        image = QImage(int(h.gridCols), int(h.gridRows), QImage::Format_RGB32);
+    for (quint32 r = 0; r < h.gridRows; ++r)
+        for (quint32 c = 0; c < h.gridCols; ++c) {
+            const HeatCell& cell = h.cell(r, c);
+            m_images[SideA].setPixelColor(int(c), int(r), valueColor(cell.a.peak, h.peakLimit));
+            m_images[SideB].setPixelColor(int(c), int(r), valueColor(cell.b.peak, h.peakLimit));
+            m_images[Delta].setPixelColor(int(c), int(r), deltaColor(cell));
+        }
+    m_computing = false;
+    m_status->setText(tr("%1: %2 rows × %3 columns, %4 × %5 elements per cell; each cell's value "
+                         "of largest magnitude. Click a cell for its first difference.")
+                          .arg(m_name)
+                          .arg(h.rows)
+                          .arg(h.cols)
+                          .arg(h.rowsPerCell)
+                          .arg(h.colsPerCell));
+    update();
+    emit heatmapReady();
+}
+
+// The divergence map's colours, so that the |Δ| image reads like the map beside it.
+QColor ValueHeatmapPanel::deltaColor(const HeatCell& cell) const {
+    if (cell.nDiff == 0) return DivergenceMapPanel::equalColor();
+    if (std::isnan(cell.maxAbsDelta) || std::isinf(cell.maxAbsDelta))
+        return DivergenceMapPanel::nonFiniteColor();
+    if (cell.maxAbsDelta <= 0) return DivergenceMapPanel::scaleColor(0); // ±0, NaN payloads
+    if (m_hiLog <= m_loLog) return DivergenceMapPanel::scaleColor(1);
+    return DivergenceMapPanel::scaleColor((std::log10(cell.maxAbsDelta) - m_loLog) /
+                                          (m_hiLog - m_loLog));
+}
