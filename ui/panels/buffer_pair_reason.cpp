@@ -1,5 +1,7 @@
 #include "panels/buffer_pair_reason.h"
 
+#include "dumpscope/buffer_source.h"
+
 #include <QObject>
 
 using namespace dumpscope;
@@ -29,8 +31,8 @@ QString noPairReason(const BufferResult* buffer) {
 }
 
 QString key(const Analysis& analysis, const BufferResult& buffer) {
-    QString key = QString::fromStdString(sourceA(analysis, buffer).displayName() + '\n' +
-                                         sourceB(analysis, buffer).displayName()) +
+    QString key = QString::fromStdString(dumpscope::sourceA(analysis, buffer).displayName() + '\n' +
+                                         dumpscope::sourceB(analysis, buffer).displayName()) +
                   QStringLiteral("\n%1 %2 %3 %4")
                       .arg(int(buffer.dtype))
                       .arg(buffer.stats.hashA)
