@@ -212,3 +212,41 @@ TEST(TorchTensors, CyclesAndSharedContainersAreBounded) {
               std::string::npos)
         << d.error;
 }
+
+TEST(TorchTensors, RebuildTensorV3TakesItsDTypeOverItsUntypedStorage) {
+    // What torch >= 2.1 writes for a dtype with no storage type: the bytes in an UntypedStorage
+    // (numel in bytes), the dtype after the hooks. Here {"u": uint16 view of 3 at element 1,
+    // "f": float8_e4m3fn of 4}, both on storage "0" of 8 bytes.
+    const auto tensorV3 = [](const std::string& dtype, const std::string& tail) {
+        return "ctorch._utils\n_rebuild_tensor_v3\n((X\x07\0\0\0storagectorch\nUntypedStorage\n"
+               "X\x01\0\0\0"s +
+               "0X\x03\0\0\0cpuK\x08tQ"s + tail + "\x89}ctorch\n" + dtype + "\ntR";
+    };
+    const std::string pickle = "\x80\x02}(X\x01\0\0\0u"s +
+                               tensorV3("uint16", "K\x01K\x03\x85K\x01\x85") + "X\x01\0\0\0f"s +
+                               tensorV3("float8_e4m3fn", "K\0K\x04\x85K\x01\x85"s) + "u.";
+    const Pickle p = readPickle(pickle, "v3");
+    ASSERT_EQ(p.error, "");
+    const ContainerListing l = list(p, archive("a/", {8}), "a/");
+    ASSERT_EQ(l.error, "");
+    ASSERT_EQ(l.tensors.size(), 2u);
+    EXPECT_EQ(l.tensors[0].dtype, DType::u16);
+    EXPECT_EQ(l.tensors[0].typeName, "torch.uint16");
+    EXPECT_EQ(l.tensors[0].location.offset, 1002u); // element 1 of two bytes
+    EXPECT_EQ(l.tensors[0].location.count, 3u);
+    EXPECT_EQ(l.tensors[0].location.extentBytes, 6u);
+    EXPECT_EQ(l.tensors[1].dtype, std::nullopt); // no float8 element type: the schema's to give
+    EXPECT_EQ(l.tensors[1].typeName, "torch.float8_e4m3fn");
+    EXPECT_EQ(l.tensors[1].location.count, 4u);
+
+    // A uint16 view of 4 from element 1 needs 10 bytes: refused.
+    const Pickle past =
+        readPickle("\x80\x02"s + tensorV3("uint16", "K\x01K\x04\x85K\x01\x85") + ".", "v3");
+    ASSERT_EQ(past.error, "");
+    EXPECT_NE(list(past, archive("a/", {8}), "a/").error.find("reaches past the 4 elements"),
+              std::string::npos);
+    // The dtype must be torch's.
+    EXPECT_NE(readPickle("\x80\x02"s + tensorV3("FloatStorage", "K\0))"s) + ".", "v3")
+                  .error.find("_rebuild_tensor_v3 whose dtype is not one of torch's dtypes"),
+              std::string::npos);
+}

@@ -76,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Each storage member as large as the pickle says, so that a listed view must fit in it.
     std::map<std::string, ZipMember> members;
     for (const PickleStorage& s : p.storages) {
-        const TorchStorageType* type = findTorchStorageType(s.type);
+        const TorchType* type = findTorchStorageType(s.type);
         check(type != nullptr);
         ZipMember m;
         m.name = "a/data/" + s.key;

@@ -81,23 +81,22 @@ class Unpickler {
         m_stack.push_back(id);
         return true;
     }
-    bool make(PickleObject obj, std::size_t& id) {
+    bool pushNew(PickleObject obj) {
         if (m_out.objects.size() >= kMaxPickleObjects)
             return fail("more than " + std::to_string(kMaxPickleObjects) + " objects");
         if (obj.depth > kMaxPickleDepth)
             return fail("containers nest deeper than " + std::to_string(kMaxPickleDepth) +
                         " levels");
         m_out.objects.push_back(std::move(obj));
-        id = m_out.objects.size() - 1;
-        return true;
+        return push(m_out.objects.size() - 1);
     }
-    bool pushNew(PickleObject obj) {
-        std::size_t id = 0;
-        return make(std::move(obj), id) && push(id);
-    }
-    bool pushLeaf(PickleKind kind) {
+    // None, a bool (`integer` 0 or 1), an int or a float.
+    bool pushLeaf(PickleKind kind, std::int64_t integer = 0, double number = 0) {
         PickleObject obj;
         obj.kind = kind;
+        obj.boolean = kind == PickleKind::boolean && integer != 0;
+        obj.integer = integer;
+        obj.number = number;
         return pushNew(std::move(obj));
     }
     bool pushString(PickleKind kind, std::string s) {
@@ -105,12 +104,6 @@ class Unpickler {
         obj.kind = kind;
         obj.index = m_out.strings.size();
         m_out.strings.push_back(std::move(s));
-        return pushNew(std::move(obj));
-    }
-    bool pushInteger(std::int64_t v) {
-        PickleObject obj;
-        obj.kind = PickleKind::integer;
-        obj.integer = v;
         return pushNew(std::move(obj));
     }
 
@@ -321,19 +314,18 @@ bool Unpickler::step(unsigned char code) {
     case kNone:
         return pushLeaf(PickleKind::none);
     case kNewTrue:
-    case kNewFalse: {
-        PickleObject obj;
-        obj.kind = PickleKind::boolean;
-        obj.boolean = code == kNewTrue;
-        return pushNew(std::move(obj));
-    }
+    case kNewFalse:
+        return pushLeaf(PickleKind::boolean, code == kNewTrue ? 1 : 0);
     case kBinInt:
         return takeUnsigned(4, v, "BININT") &&
-               pushInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+               pushLeaf(PickleKind::integer,
+                        static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
     case kBinInt1:
-        return takeUnsigned(1, v, "BININT1") && pushInteger(static_cast<std::int64_t>(v));
+        return takeUnsigned(1, v, "BININT1") &&
+               pushLeaf(PickleKind::integer, static_cast<std::int64_t>(v));
     case kBinInt2:
-        return takeUnsigned(2, v, "BININT2") && pushInteger(static_cast<std::int64_t>(v));
+        return takeUnsigned(2, v, "BININT2") &&
+               pushLeaf(PickleKind::integer, static_cast<std::int64_t>(v));
     case kLong1:
         return long1();
     case kBinFloat: {
@@ -341,10 +333,7 @@ bool Unpickler::step(unsigned char code) {
         std::uint64_t bits = 0; // big-endian, unlike every other number in a pickle
         for (int i = 0; i < 8; ++i)
             bits = (bits << 8) | p[i];
-        PickleObject obj;
-        obj.kind = PickleKind::floating;
-        obj.number = std::bit_cast<double>(bits);
-        return pushNew(std::move(obj));
+        return pushLeaf(PickleKind::floating, 0, std::bit_cast<double>(bits));
     }
     case kBinUnicode:
         return readString(PickleKind::text, 4, "BINUNICODE");
@@ -436,7 +425,7 @@ bool Unpickler::long1() {
     if (n > 8) return pushLeaf(PickleKind::bigInteger);
     std::uint64_t v = loadLe(p, static_cast<std::size_t>(n));
     if (n > 0 && n < 8 && (p[n - 1] & 0x80)) v |= ~std::uint64_t{0} << (8 * n); // sign-extend
-    return pushInteger(static_cast<std::int64_t>(v));
+    return pushLeaf(PickleKind::integer, static_cast<std::int64_t>(v));
 }
 
 } // namespace

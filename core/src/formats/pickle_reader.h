@@ -48,6 +48,9 @@ struct PickleStorage {
 // storage, offset and strides counted in elements.
 struct PickleTensor {
     std::size_t storage = 0; // index into Pickle::storages
+    // _rebuild_tensor_v3's dtype ("float8_e4m3fn"), whose elements the storage's bytes hold;
+    // empty when the storage's type is the tensor's.
+    std::string dtype;
     std::uint64_t storageOffset = 0;
     std::vector<std::uint64_t> size;
     std::vector<std::uint64_t> stride;

@@ -11,13 +11,14 @@ std::optional<PickleGlobal> allowedPickleGlobal(std::string_view module, std::st
     if (module == "collections" && name == "OrderedDict") return PickleGlobal::orderedDict;
     if (module == "torch._utils") {
         if (name == "_rebuild_tensor_v2") return PickleGlobal::rebuildTensor;
+        if (name == "_rebuild_tensor_v3") return PickleGlobal::rebuildTensorV3;
         if (name == "_rebuild_parameter") return PickleGlobal::rebuildParameter;
         if (name == "_rebuild_parameter_with_state") return PickleGlobal::rebuildParameterWithState;
         return std::nullopt;
     }
     if (module == "torch") {
         if (findTorchStorageType(name) != nullptr) return PickleGlobal::storageType;
-        if (isTorchDTypeName(name)) return PickleGlobal::dtype;
+        if (findTorchDType(name) != nullptr) return PickleGlobal::dtype;
     }
     return std::nullopt;
 }
@@ -88,16 +89,28 @@ bool countsOf(const Pickle& pickle, std::size_t id, std::vector<std::uint64_t>& 
 }
 
 // _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks
-// [, metadata]): requires_grad, the hooks and the metadata do not change the elements.
-PickleMade rebuildTensor(Pickle& pickle, const std::vector<std::size_t>& args, std::size_t byte) {
-    if (args.size() < 6 || args.size() > 7)
-        return refused("_rebuild_tensor_v2 with " + std::to_string(args.size()) +
-                       " arguments, not 6 or 7");
+// [, metadata]), and _rebuild_tensor_v3 with the dtype after the hooks: requires_grad, the hooks
+// and the metadata do not change the elements.
+PickleMade rebuildTensor(Pickle& pickle, const std::vector<std::size_t>& args, bool v3,
+                         std::size_t byte) {
+    const std::size_t least = v3 ? 7 : 6;
+    if (args.size() < least || args.size() > least + 1)
+        return refused("_rebuild_tensor_v" + std::string(v3 ? "3" : "2") + " with " +
+                       std::to_string(args.size()) + " arguments, not " + std::to_string(least) +
+                       " or " + std::to_string(least + 1));
     if (pickle.objects[args[0]].kind != PickleKind::storage)
         return refused(std::string("_rebuild_tensor_v2 of ") +
                        pickleKindName(pickle.objects[args[0]].kind) + ", not a storage");
     PickleTensor tensor;
     tensor.byte = byte;
+    if (v3) {
+        const PickleObject& dtype = pickle.objects[args[6]];
+        if (dtype.kind != PickleKind::global ||
+            static_cast<PickleGlobal>(dtype.integer) != PickleGlobal::dtype)
+            return refused("_rebuild_tensor_v3 whose dtype is not one of torch's dtypes");
+        const std::string& name = pickle.strings[dtype.index];
+        tensor.dtype = name.substr(name.rfind('.') + 1);
+    }
     tensor.storage = pickle.objects[args[0]].index;
     if (!isCount(pickle, args[1]))
         return refused("_rebuild_tensor_v2 with a storage offset that is not a count");
@@ -132,7 +145,9 @@ PickleMade pickleReduce(Pickle& pickle, std::size_t fn, std::size_t args, bool n
                            " makes an OrderedDict from arguments: torch.save adds its items after");
         return madeObject(PickleKind::dict, 0, 1);
     }
-    if (!newObject && role == PickleGlobal::rebuildTensor) return rebuildTensor(pickle, argv, byte);
+    if (!newObject &&
+        (role == PickleGlobal::rebuildTensor || role == PickleGlobal::rebuildTensorV3))
+        return rebuildTensor(pickle, argv, role == PickleGlobal::rebuildTensorV3, byte);
     if (!newObject && (role == PickleGlobal::rebuildParameter ||
                        role == PickleGlobal::rebuildParameterWithState)) {
         // A parameter is its tensor; requires_grad, its hooks and its state do not matter here.

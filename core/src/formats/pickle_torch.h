@@ -13,10 +13,11 @@ namespace dumpscope::detail {
 enum class PickleGlobal {
     orderedDict,               // collections.OrderedDict: a state_dict, a tensor's hooks
     rebuildTensor,             // torch._utils._rebuild_tensor_v2: every plain tensor
+    rebuildTensorV3,           // _rebuild_tensor_v3: one of a dtype with no storage type
     rebuildParameter,          // torch._utils._rebuild_parameter: an nn.Parameter
     rebuildParameterWithState, // the same, with Python attributes set on the parameter
     storageType,               // torch.FloatStorage ...: named in a storage's persistent id
-    dtype,                     // torch.float32 ...: a value, never called
+    dtype,                     // torch.float32 ...: _rebuild_tensor_v3's, or a value
 };
 
 // The role of `module.name`, or null: torch.save writes no such global for tensors.

@@ -7,8 +7,8 @@
 #include "formats/torch_tensors.h"
 #include "formats/zip_directory.h"
 
+#include <algorithm>
 #include <array>
-#include <cstring>
 #include <string_view>
 #include <unordered_map>
 
@@ -57,7 +57,11 @@ ContainerListing listTorchSave(const DumpReader& file, const std::string& relati
         const auto it = members.find(name);
         return it == members.end() ? nullptr : it->second;
     };
-    if (member(prefix + "constants.pkl") != nullptr)
+    const bool script =
+        std::any_of(zip.members.begin(), zip.members.end(), [&](const ZipMember& m) {
+            return m.name == prefix + "constants.pkl" || m.name.rfind(prefix + "code/", 0) == 0;
+        });
+    if (script)
         return refusal(path + ": a TorchScript archive (torch.jit.save), not a torch.save file: "
                               "not supported (save the tensors with torch.save)");
     const ZipMember* pkl = member(prefix + "data.pkl");
@@ -69,10 +73,13 @@ ContainerListing listTorchSave(const DumpReader& file, const std::string& relati
         std::string text;
         const std::string error = readMember(file, *order, kMaxByteorderBytes, false, text);
         if (!error.empty()) return refusal(error);
-        if (text != "little")
-            return refusal(path + ": member " + order->name + " says the storages are \"" +
-                           text.substr(0, kMaxByteorderBytes) +
+        if (text != "little") {
+            for (char& c : text) // the member's bytes go into a one-line message
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+                    c = '?';
+            return refusal(path + ": member " + order->name + " says the storages are \"" + text +
                            "\"-endian: only little-endian storages are read");
+        }
     }
 
     std::string bytes;

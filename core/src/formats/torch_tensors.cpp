@@ -126,7 +126,8 @@ class TensorWalk {
 
 bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
     const PickleStorage& storage = m_pickle.storages[t.storage];
-    const TorchStorageType* type = findTorchStorageType(storage.type);
+    const TorchType* type =
+        t.dtype.empty() ? findTorchStorageType(storage.type) : findTorchDType(t.dtype);
     const std::string memberName = m_source.prefix + "data/" + storage.key;
     const ZipMember* member = m_source.member(memberName);
     if (type == nullptr) return fail(key, "storage type " + storage.type + " is not torch's");

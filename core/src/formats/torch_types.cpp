@@ -7,47 +7,54 @@ namespace dumpscope::detail {
 
 namespace {
 
-// torch's legacy storage classes, which torch.save writes for every tensor's storage (torch 2
-// too: its TypedStorage pickles under these names). UntypedStorage is counted in bytes.
-constexpr std::array<TorchStorageType, 18> kStorageTypes{{
-    {"FloatStorage", DType::f32, "torch.float32", 4},
-    {"DoubleStorage", DType::f64, "torch.float64", 8},
-    {"HalfStorage", DType::f16, "torch.float16", 2},
-    {"BFloat16Storage", DType::bf16, "torch.bfloat16", 2},
-    {"CharStorage", DType::i8, "torch.int8", 1},
-    {"ByteStorage", DType::u8, "torch.uint8", 1},
-    {"ShortStorage", DType::i16, "torch.int16", 2},
-    {"IntStorage", DType::i32, "torch.int32", 4},
-    {"LongStorage", DType::i64, "torch.int64", 8},
+constexpr std::array<TorchType, 26> kTypes{{
+    {"torch.float32", "FloatStorage", DType::f32, 4},
+    {"torch.float64", "DoubleStorage", DType::f64, 8},
+    {"torch.float16", "HalfStorage", DType::f16, 2},
+    {"torch.bfloat16", "BFloat16Storage", DType::bf16, 2},
+    {"torch.int8", "CharStorage", DType::i8, 1},
+    {"torch.uint8", "ByteStorage", DType::u8, 1},
+    {"torch.int16", "ShortStorage", DType::i16, 2},
+    {"torch.int32", "IntStorage", DType::i32, 4},
+    {"torch.int64", "LongStorage", DType::i64, 8},
     // A bool is one byte, 0 or 1: compared as u8, its bytes are its values.
-    {"BoolStorage", DType::u8, "torch.bool", 1},
-    {"UntypedStorage", DType::u8, "torch.uint8", 1},
-    {"ComplexFloatStorage", std::nullopt, "torch.complex64", 8},
-    {"ComplexDoubleStorage", std::nullopt, "torch.complex128", 16},
-    {"QInt8Storage", std::nullopt, "torch.qint8", 1},
-    {"QUInt8Storage", std::nullopt, "torch.quint8", 1},
-    {"QInt32Storage", std::nullopt, "torch.qint32", 4},
-    {"QUInt4x2Storage", std::nullopt, "torch.quint4x2", 1},
-    {"QUInt2x4Storage", std::nullopt, "torch.quint2x4", 1},
+    {"torch.bool", "BoolStorage", DType::u8, 1},
+    {"torch.complex64", "ComplexFloatStorage", std::nullopt, 8},
+    {"torch.complex128", "ComplexDoubleStorage", std::nullopt, 16},
+    {"torch.qint8", "QInt8Storage", std::nullopt, 1},
+    {"torch.quint8", "QUInt8Storage", std::nullopt, 1},
+    {"torch.qint32", "QInt32Storage", std::nullopt, 4},
+    {"torch.quint4x2", "QUInt4x2Storage", std::nullopt, 1},
+    {"torch.quint2x4", "QUInt2x4Storage", std::nullopt, 1},
+    // Saved in an UntypedStorage, their dtype named beside it.
+    {"torch.uint16", "", DType::u16, 2},
+    {"torch.uint32", "", DType::u32, 4},
+    {"torch.uint64", "", DType::u64, 8},
+    {"torch.complex32", "", std::nullopt, 4},
+    {"torch.float8_e4m3fn", "", std::nullopt, 1},
+    {"torch.float8_e5m2", "", std::nullopt, 1},
+    {"torch.float8_e4m3fnuz", "", std::nullopt, 1},
+    {"torch.float8_e5m2fnuz", "", std::nullopt, 1},
+    // Last, so that the dtype uint8 is found as ByteStorage's.
+    {"torch.uint8", "UntypedStorage", DType::u8, 1},
 }};
 
-// The dtypes as `torch.<name>` globals: a dtype pickles as its canonical name.
-constexpr std::array<std::string_view, 22> kDTypeNames{
-    "float32", "float64",   "float16",       "bfloat16",   "int8",   "uint8",
-    "int16",   "int32",     "int64",         "bool",       "uint16", "uint32",
-    "uint64",  "complex32", "complex64",     "complex128", "qint8",  "quint8",
-    "qint32",  "quint4x2",  "float8_e4m3fn", "float8_e5m2"};
+constexpr std::string_view kModule = "torch.";
 
 } // namespace
 
-const TorchStorageType* findTorchStorageType(std::string_view name) {
-    const auto it = std::find_if(kStorageTypes.begin(), kStorageTypes.end(),
-                                 [&](const TorchStorageType& t) { return t.name == name; });
-    return it == kStorageTypes.end() ? nullptr : &*it;
+const TorchType* findTorchStorageType(std::string_view name) {
+    if (name.empty()) return nullptr;
+    const auto it = std::find_if(kTypes.begin(), kTypes.end(),
+                                 [&](const TorchType& t) { return t.storageName == name; });
+    return it == kTypes.end() ? nullptr : &*it;
 }
 
-bool isTorchDTypeName(std::string_view name) {
-    return std::find(kDTypeNames.begin(), kDTypeNames.end(), name) != kDTypeNames.end();
+const TorchType* findTorchDType(std::string_view name) {
+    const auto it = std::find_if(kTypes.begin(), kTypes.end(), [&](const TorchType& t) {
+        return t.typeName.substr(kModule.size()) == name;
+    });
+    return it == kTypes.end() ? nullptr : &*it;
 }
 
 } // namespace dumpscope::detail
