@@ -150,6 +150,18 @@ class Shell:
         return (os.system, ("true",))
 
 
+def rebuild_v3_pickle():
+    """What torch >= 2.1 writes for dtypes without a storage type (torch 1.13 cannot): an
+    UntypedStorage and _rebuild_tensor_v3 with the dtype. {"u": uint16 [3] at element 1, "f":
+    float8_e4m3fn [4]}, both on storage "0" of 8 bytes."""
+    def v3(dtype, tail):
+        return (b"ctorch._utils\n_rebuild_tensor_v3\n((X\x07\0\0\0storagectorch\nUntypedStorage\n"
+                b"X\x01\0\0\0" b"0X\x03\0\0\0cpuK\x08tQ" + tail + b"\x89}ctorch\n" + dtype +
+                b"\ntR")
+    return (b"\x80\x02}(X\x01\0\0\0u" + v3(b"uint16", b"K\x01K\x03\x85K\x01\x85") +
+            b"X\x01\0\0\0f" + v3(b"float8_e4m3fn", b"K\0K\x04\x85K\x01\x85") + b"u.")
+
+
 def write_seeds():
     shutil.rmtree(SEEDS, ignore_errors=True)
     os.makedirs(SEEDS)
@@ -163,6 +175,8 @@ def write_seeds():
                 if member.endswith("data.pkl"):
                     with open(os.path.join(SEEDS, name.replace(".pt", ".pkl")), "wb") as f:
                         f.write(z.read(member))
+    with open(os.path.join(SEEDS, "rebuild_v3.pkl"), "wb") as f:
+        f.write(rebuild_v3_pickle())
 
 
 if __name__ == "__main__":
