@@ -1,0 +1,56 @@
+#pragma once
+// The pickle opcodes the restricted unpickler reads: those of protocol 2, which torch.save
+// writes, and the few of protocols 3 to 5 a newer Python may add around them (frames, memoize,
+// 8-byte lengths). Any other opcode is refused.
+
+namespace dumpscope::detail::pickle_op {
+
+enum Opcode : unsigned char {
+    kMark = '(',
+    kStop = '.',
+    kPop = '0',
+    kPopMark = '1',
+    kDup = '2',
+    kBinFloat = 'G',
+    kBinInt = 'J',
+    kBinInt1 = 'K',
+    kBinInt2 = 'M',
+    kNone = 'N',
+    kBinPersId = 'Q',
+    kReduce = 'R',
+    kBinString = 'T',
+    kShortBinString = 'U',
+    kBinUnicode = 'X',
+    kBinBytes = 'B',
+    kShortBinBytes = 'C',
+    kEmptyList = ']',
+    kAppend = 'a',
+    kBuild = 'b',
+    kGlobal = 'c',
+    kAppends = 'e',
+    kBinGet = 'h',
+    kLongBinGet = 'j',
+    kBinPut = 'q',
+    kLongBinPut = 'r',
+    kSetItem = 's',
+    kTuple = 't',
+    kSetItems = 'u',
+    kEmptyDict = '}',
+    kEmptyTuple = ')',
+    kProto = 0x80,
+    kNewObj = 0x81,
+    kTuple1 = 0x85,
+    kTuple2 = 0x86,
+    kTuple3 = 0x87,
+    kNewTrue = 0x88,
+    kNewFalse = 0x89,
+    kLong1 = 0x8a,
+    kShortBinUnicode = 0x8c,
+    kBinUnicode8 = 0x8d,
+    kBinBytes8 = 0x8e,
+    kStackGlobal = 0x93,
+    kMemoize = 0x94,
+    kFrame = 0x95,
+};
+
+} // namespace dumpscope::detail::pickle_op
