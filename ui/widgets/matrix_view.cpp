@@ -3,9 +3,12 @@
 #include "models/matrix_model.h"
 #include "widgets/matrix_colors.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QPainter>
 #include <QStyledItemDelegate>
+
+#include <algorithm>
 
 namespace {
 
@@ -86,6 +89,25 @@ void MatrixView::setModel(QAbstractItemModel* model) {
             [this](const QModelIndex& current) { emit cellChanged(current); });
     // A reset (new pair) drops the current cell without a currentChanged for the old one.
     connect(model, &QAbstractItemModel::modelReset, this, [this] { emit cellChanged({}); });
+    connect(model, &QAbstractItemModel::modelReset, this, &MatrixView::fitHeaderMinimum);
+    connect(model, &QAbstractItemModel::headerDataChanged, this, &MatrixView::fitHeaderMinimum);
+    fitHeaderMinimum();
+}
+
+// Many groups share the matrix's width, so the headers' words elide, but never into the group
+// id they lead with: no column is narrower than its id and an ellipsis, and past that the matrix
+// scrolls sideways. The tooltip has the whole label.
+void MatrixView::fitHeaderMinimum() {
+    QHeaderView* header = horizontalHeader();
+    const QFontMetrics metrics = header->fontMetrics();
+    int widest = 0;
+    for (int c = 0; model() && c < model()->columnCount(); ++c)
+        widest = std::max(
+            widest, metrics.horizontalAdvance(
+                        model()->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString() +
+                        QStringLiteral(" …")));
+    const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 4;
+    header->setMinimumSectionSize(std::max(48, widest + margin));
 }
 
 void MatrixView::mousePressEvent(QMouseEvent* event) {

@@ -24,5 +24,6 @@ class MatrixView : public QTableView {
     void cellChanged(const QModelIndex& index);
 
   private:
+    void fitHeaderMinimum();
     bool m_userNavigated = false;
 };
