@@ -6,6 +6,7 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QPainter>
+#include <QStyleOptionHeader>
 #include <QStyledItemDelegate>
 
 #include <algorithm>
@@ -64,9 +65,42 @@ class MatrixDelegate : public QStyledItemDelegate {
     }
 };
 
+// Draws each group's header elided at the right: the style would centre the text and clip both
+// ends, cutting into the group id the header starts with.
+class ElidingHeader : public QHeaderView {
+  public:
+    explicit ElidingHeader(MatrixView* view) : QHeaderView(Qt::Horizontal, view), m_view(view) {}
+
+  protected:
+    void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override {
+        if (!rect.isValid()) return;
+        QStyleOptionHeader option;
+        initStyleOption(&option);
+        option.rect = rect;
+        option.section = logicalIndex;
+        option.text = m_view->headerText(logicalIndex);
+        option.textAlignment = Qt::AlignCenter;
+        painter->save();
+        style()->drawControl(QStyle::CE_Header, &option, painter, this);
+        painter->restore();
+    }
+
+  private:
+    MatrixView* m_view;
+};
+
 } // namespace
 
+QString MatrixView::headerText(int column) const {
+    QHeaderView* header = horizontalHeader();
+    if (!model()) return {};
+    const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    return header->fontMetrics().elidedText(model()->headerData(column, Qt::Horizontal).toString(),
+                                            Qt::ElideRight, header->sectionSize(column) - margin);
+}
+
 MatrixView::MatrixView(QWidget* parent) : QTableView(parent) {
+    setHorizontalHeader(new ElidingHeader(this));
     setItemDelegate(new MatrixDelegate(this));
     setSelectionMode(QAbstractItemView::SingleSelection);
     setSelectionBehavior(QAbstractItemView::SelectItems);
