@@ -6,7 +6,8 @@
 //            loop that never stalls shows gaps of about 5 ms;
 //   filter:  a 100-million-element float32 buffer in the element panel: time from selecting it
 //            to "only differing elements" showing the differences (the index of differences is
-//            built in a thread), with the longest GUI stall meanwhile;
+//            built in a thread), with the longest GUI stall meanwhile; then sorting those
+//            differences by |Δ| (in a thread too), with its longest GUI stall;
 //   scroll:  the longest of 100 jumps to random positions of that buffer, each repainted.
 // Prints one "name<TAB>value" line per figure (seconds) for bench/run.sh. Never a unit test:
 // these are timings.
@@ -251,7 +252,7 @@ int main(int argc, char** argv) {
     }
     const std::uint64_t nDiff = shared->buffers[std::size_t(bufferIndex)].stats.nDiff;
     std::vector<double> filterTimes;
-    double filterStall = 0, scrollMax = 0;
+    double filterStall = 0, scrollMax = 0, sortTime = 0, sortStall = 0;
     for (int run = 0; run < runs; ++run) {
         ElementPanel panel;
         panel.resize(1000, 700);
@@ -290,10 +291,22 @@ int main(int argc, char** argv) {
             QCoreApplication::processEvents();
             scrollMax = std::max(scrollMax, static_cast<double>(one.nsecsElapsed()) / 1e9);
         }
+        // Sorting the differences by |Δ| (the first 100,000 kept), off the GUI thread.
+        StallMeter sortMeter;
+        QElapsedTimer sortClock;
+        sortMeter.start();
+        sortClock.start();
+        panel.sortByColumn(ElementTableModel::DeltaColumn, Qt::DescendingOrder);
+        waitFor([&] { return panel.isOrdered(); }, "the differences sorted by |Δ|");
+        panel.view()->viewport()->repaint();
+        sortTime = static_cast<double>(sortClock.nsecsElapsed()) / 1e9;
+        sortStall = sortMeter.stopSeconds();
     }
     print("filter_ready_s", median(filterTimes));
     print("filter_stall_max_s", filterStall);
     print("scroll_jump_max_s", scrollMax);
+    print("sort_by_delta_s", sortTime);
+    print("sort_stall_max_s", sortStall);
     std::printf("elements\t%llu\ndifferences\t%llu\n", static_cast<unsigned long long>(elements),
                 static_cast<unsigned long long>(nDiff));
     return 0;

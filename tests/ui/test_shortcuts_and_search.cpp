@@ -79,7 +79,10 @@ struct OpenWindow {
         const QModelIndex i = triage().matrixView()->currentIndex();
         return QStringLiteral("%1/%2")
             .arg(i.data(MatrixModel::StepRole).toULongLong())
-            .arg(triage().matrixModel()->headerData(i.column(), Qt::Horizontal).toString());
+            .arg(triage()
+                     .matrixModel()
+                     ->headerData(i.column(), Qt::Horizontal, MatrixModel::GroupRole)
+                     .toString());
     }
     QStringList listedBuffers() {
         QStringList names;

@@ -57,6 +57,7 @@ void ElementTableModel::setSource(std::shared_ptr<const BufferView> a,
     m_b = std::move(b);
     m_dtype = m_a ? m_a->dtype() : m_b ? m_b->dtype() : DType::u8;
     m_rowIndex.reset();
+    m_rowOrder.reset();
     m_firstRow = 0;
     m_rowCount = computeRowCount();
     refreshWindow();
@@ -66,6 +67,16 @@ void ElementTableModel::setSource(std::shared_ptr<const BufferView> a,
 void ElementTableModel::setRowIndex(std::shared_ptr<const DiffIndex> index) {
     beginResetModel();
     m_rowIndex = std::move(index);
+    m_rowOrder.reset();
+    m_firstRow = 0;
+    m_rowCount = computeRowCount();
+    refreshWindow();
+    endResetModel();
+}
+
+void ElementTableModel::setRowOrder(std::shared_ptr<const ElementOrder> order) {
+    beginResetModel();
+    m_rowOrder = std::move(order);
     m_firstRow = 0;
     m_rowCount = computeRowCount();
     refreshWindow();
@@ -87,6 +98,7 @@ quint64 ElementTableModel::elementCount() const {
 }
 
 quint64 ElementTableModel::logicalRowCount() const {
+    if (m_rowOrder) return m_rowOrder->elements.size();
     return m_rowIndex ? m_rowIndex->count() : elementCount();
 }
 
@@ -126,12 +138,24 @@ void ElementTableModel::setWindow(quint64 first, int rows) {
 }
 
 std::optional<quint64> ElementTableModel::elementOfLogicalRow(quint64 row) const {
+    if (m_rowOrder) {
+        if (row >= m_rowOrder->elements.size()) return std::nullopt;
+        return m_rowOrder->elements[std::size_t(row)];
+    }
     if (m_rowIndex) return m_rowIndex->select(row);
     if (row >= elementCount()) return std::nullopt;
     return row;
 }
 
 std::optional<quint64> ElementTableModel::logicalRowOfElement(quint64 element) const {
+    // A linear search: an order holds at most ElementPanel's limit of rows (10^5), and this runs
+    // per jump or window move, not per cell.
+    if (m_rowOrder) {
+        const auto& rows = m_rowOrder->elements;
+        const auto at = std::find(rows.begin(), rows.end(), element);
+        if (at == rows.end()) return std::nullopt;
+        return quint64(at - rows.begin());
+    }
     if (m_rowIndex) {
         if (!m_rowIndex->contains(element)) return std::nullopt;
         return m_rowIndex->rank(element);
@@ -237,6 +261,13 @@ QVariant ElementTableModel::headerData(int section, Qt::Orientation orientation,
         "Run A's raw bits",
         "Run B's raw bits"};
     if (role == Qt::DisplayRole) return tr(kTitles[section]);
-    if (role == Qt::ToolTipRole) return tr(kTips[section]);
+    if (role == Qt::ToolTipRole) {
+        if (section == IndexColumn)
+            return tr(kTips[section]) + tr("; click to list the elements in index order");
+        if (section == ABitsColumn || section == BBitsColumn) return tr(kTips[section]);
+        return tr(kTips[section]) +
+               tr("; click to sort the differing elements by it, largest first (again: smallest "
+                  "first)");
+    }
     return {};
 }

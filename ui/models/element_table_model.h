@@ -2,6 +2,7 @@
 
 #include "dumpscope/buffer_view.h"
 #include "dumpscope/diff_index.h"
+#include "dumpscope/element_order.h"
 
 #include <QAbstractTableModel>
 
@@ -15,7 +16,8 @@
 // 100 million rows), so this model never exposes all rows at once. It is a *window*: rows
 // [firstRow, firstRow + windowRows) of the logical row sequence, and ElementPanel moves the
 // window with its own scroll bar. A logical row is an element index, or — with a row index set
-// ("only differing" or a histogram-bar filter) — the k-th element of that DiffIndex.
+// ("only differing" or a histogram-bar filter) — the k-th element of that DiffIndex, or — with
+// a row order set (a sorted column) — the k-th element of that ElementOrder.
 class ElementTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -42,6 +44,10 @@ class ElementTableModel : public QAbstractTableModel {
                    std::shared_ptr<const dumpscope::BufferView> b);
     // Rows become the elements of `index`; null: every element. Window back to row 0.
     void setRowIndex(std::shared_ptr<const dumpscope::DiffIndex> index);
+    // Rows become the elements of `order`, in its order, over the row index; null: back to the
+    // row index. setRowIndex and setSource drop the order. Window back to row 0.
+    void setRowOrder(std::shared_ptr<const dumpscope::ElementOrder> order);
+    const std::shared_ptr<const dumpscope::ElementOrder>& rowOrder() const { return m_rowOrder; }
     void clear();
     // The buffer's resolved shape (BufferResult::shape): the Index column reads as tuples,
     // "(17, 3)". Empty: flat indices. Elements past the shape (a longer side) stay flat.
@@ -77,6 +83,7 @@ class ElementTableModel : public QAbstractTableModel {
 
     std::shared_ptr<const dumpscope::BufferView> m_a, m_b;
     std::shared_ptr<const dumpscope::DiffIndex> m_rowIndex;
+    std::shared_ptr<const dumpscope::ElementOrder> m_rowOrder;
     dumpscope::DType m_dtype = dumpscope::DType::u8;
     quint64 m_firstRow = 0;
     int m_windowRows = 64;

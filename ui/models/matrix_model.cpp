@@ -128,6 +128,18 @@ bool MatrixModel::isUnjudgedInput(int row, const dumpscope::GroupCell& cell) con
     return std::find(inputs.begin(), inputs.end(), cell.group) != inputs.end();
 }
 
+// The header leads with the id, which the legend, the buffer list's title and the CLI use, and
+// follows it with the label's words so that a column reads without its tooltip: "H (head fwd
+// outputs)" gives "H head fwd outputs". The view elides the words, never the id, when the
+// columns are narrow; the tooltip keeps the label whole.
+QString MatrixModel::groupShortName(const QString& id, const QString& label) {
+    QString words = label.trimmed();
+    if (words.startsWith(id)) words = words.mid(id.size()).trimmed();
+    if (words.startsWith(QLatin1Char('(')) && words.endsWith(QLatin1Char(')')))
+        words = words.mid(1, words.size() - 2).trimmed();
+    return words.isEmpty() ? id : id + QLatin1Char(' ') + words;
+}
+
 QString MatrixModel::groupLabel(int column) const {
     if (!m_snapshot || m_rows == 0) return {};
     const std::string& id = m_snapshot->analysis->matrix.front().cells[column].group;
@@ -252,8 +264,10 @@ QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation == Qt::Horizontal) {
         if (section >= m_columns) return {};
         const std::string& id = m_snapshot->analysis->matrix.front().cells[section].group;
-        if (role == Qt::DisplayRole) return QString::fromStdString(id);
+        if (role == Qt::DisplayRole)
+            return groupShortName(QString::fromStdString(id), groupLabel(section));
         if (role == Qt::ToolTipRole) return groupLabel(section);
+        if (role == GroupRole) return QString::fromStdString(id);
         return {};
     }
     if (section >= m_rows) return {};

@@ -24,7 +24,7 @@ class MatrixModel : public QAbstractTableModel {
         RootCauseRole,                 // bool: the cell holds a root-cause group
         FirstDivergentStepRole,        // bool: the cell's row is the first divergent step
         StepRole,                      // qulonglong
-        GroupRole,                     // QString group id
+        GroupRole,                     // QString group id, of a cell and of a column header
         // bool: at the first divergent step, the cell's group has no divergent buffer but one
         // without a pair result (one-sided, unreadable), so it is not known to be equal
         NotJudgedRole,
@@ -49,6 +49,9 @@ class MatrixModel : public QAbstractTableModel {
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+
+    // A column's header text: the group's id, then its label's words ("H head fwd outputs").
+    static QString groupShortName(const QString& id, const QString& label);
 
   private:
     void signalCells(const std::vector<dumpscope::CellPosition>& cells);

@@ -1,6 +1,7 @@
 #include "panels/buffer_panel.h"
 
 #include "models/buffer_list_model.h"
+#include "widgets/frozen_column_view.h"
 #include "widgets/sparkline_delegate.h"
 
 #include "dumpscope/shape.h"
@@ -17,20 +18,21 @@
 
 BufferPanel::BufferPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_model(new BufferListModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)) {
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new FrozenColumnView(this)) {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(BufferListModel::SortRole);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
     m_view->setObjectName(QStringLiteral("bufferList"));
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(-1, Qt::AscendingOrder); // schema order until the user sorts
+    // Before setModel: the frozen name column takes the same selection and row look.
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(22);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // schema order until the user sorts
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
     m_view->setItemDelegateForColumn(BufferListModel::GrowthColumn, new SparklineDelegate(m_view));
@@ -65,6 +67,7 @@ void BufferPanel::setCell(SnapshotPtr snapshot, const QString& title,
     m_cellTitle = title;
     m_model->setBuffers(std::move(snapshot), std::move(buffers));
     m_view->resizeColumnsToContents();
+    m_view->fitFrozenColumn();
     updateTitle();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "widgets/frozen_column_view.h"
 #include "workers/analysis_snapshot.h"
 
 #include <QWidget>
@@ -12,7 +13,6 @@ class BufferListModel;
 class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
-class QTableView;
 
 // The buffers of the selected matrix cell, sortable by any column.
 class BufferPanel : public QWidget {
@@ -40,7 +40,8 @@ class BufferPanel : public QWidget {
 
     BufferListModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
-    QTableView* view() const { return m_view; }
+    // The list; its name column stays in view when the table scrolls sideways.
+    FrozenColumnView* view() const { return m_view; }
 
   signals:
     void bufferSelected(int bufferIndex); // -1: nothing selected
@@ -57,7 +58,7 @@ class BufferPanel : public QWidget {
     void updateTitle();
     BufferListModel* m_model;
     QSortFilterProxyModel* m_proxy;
-    QTableView* m_view;
+    FrozenColumnView* m_view;
     int m_lastEmitted = -2;
     std::function<QString(const QString&)> m_typedShape;
 };

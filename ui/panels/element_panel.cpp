@@ -100,6 +100,7 @@ ElementPanel::ElementPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(tools);
     layout->addWidget(m_filterBar);
+    layout->addWidget(setUpOrdering());
     layout->addLayout(tableRow, 1);
     layout->addWidget(m_status);
 
@@ -177,6 +178,8 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
 
     stopJob(m_indexJob);
     stopJob(m_rangeJob);
+    resetOrder(); // a sort is of one buffer's differences: the next one opens in index order
+    syncSortIndicator();
     ++m_diffSequence;
     ++m_rangeSequence;
     m_diffs.reset();
@@ -250,25 +253,36 @@ ElementPanel::JobPtr ElementPanel::buildIndex(const DiffFilter& filter,
                                               std::function<void(IndexPtr, const QString&)> done) {
     auto a = m_a;
     auto b = m_b;
-    if (std::min(a->size(), b->size()) <= m_syncLimit) {
+    const QString what =
+        filter.kind == DiffFilter::Kind::all ? tr("Indexing differences") : tr("Filtering");
+    return runScan(
+        std::min(a->size(), b->size()), what,
+        [a, b, filter](const ScanProgressFn& progress, std::string* error) {
+            auto index = DiffIndex::build(*a, *b, filter, progress, error);
+            return index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr;
+        },
+        [done](std::shared_ptr<const void> result, const QString& error) {
+            done(std::static_pointer_cast<const DiffIndex>(result), error);
+        });
+}
+
+ElementPanel::JobPtr ElementPanel::runScan(quint64 elements, const QString& what, ScanFn scan,
+                                           ScanDoneFn done) {
+    if (elements <= m_syncLimit) {
         std::string error;
-        auto index = DiffIndex::build(*a, *b, filter, {}, &error);
-        done(index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr,
-             QString::fromStdString(error));
+        auto result = scan({}, &error);
+        done(std::move(result), QString::fromStdString(error));
         return nullptr;
     }
     reapExited(m_jobs);
     auto job = std::make_shared<IndexJob>();
-    const QString what =
-        filter.kind == DiffFilter::Kind::all ? tr("Indexing differences") : tr("Filtering");
     m_status->setText(what + QStringLiteral("…"));
-    // The worker touches only its own copies of the views and its job; results come back as
-    // queued calls, which Qt drops if the panel is gone (and the destructor joins it anyway).
-    job->thread = std::thread([this, a, b, filter, job, done, what] {
+    // The worker touches only what `scan` holds and its job; results come back as queued
+    // calls, which Qt drops if the panel is gone (and the destructor joins it anyway).
+    job->thread = std::thread([this, scan, job, done, what] {
         int lastPercent = -1;
         std::string error;
-        auto index = DiffIndex::build(
-            *a, *b, filter,
+        auto result = scan(
             [&](std::uint64_t n, std::uint64_t total) {
                 if (job->stop.load()) return false;
                 const int percent = total ? int(n * 100 / total) : 100;
@@ -286,8 +300,6 @@ ElementPanel::JobPtr ElementPanel::buildIndex(const DiffFilter& filter,
             },
             &error);
         if (!job->stop.load()) {
-            IndexPtr result =
-                index ? std::make_shared<const DiffIndex>(std::move(*index)) : nullptr;
             QMetaObject::invokeMethod(
                 this,
                 [this, job, done, result, error] {
@@ -314,7 +326,11 @@ void ElementPanel::applyMode() {
         rows = m_rangeIndex; // null while the filter is being built: all elements meanwhile
     else if (m_onlyDiffering->isChecked())
         rows = m_diffs;
-    if (rows != m_model->rowIndex()) {
+    if (applyOrder()) {
+        updateControls();
+        return;
+    }
+    if (rows != m_model->rowIndex() || m_model->rowOrder()) {
         m_model->setRowIndex(rows);
         updateWindowSize();
         // Stay on the element the cursor was on when the new rows still hold it.
@@ -378,9 +394,11 @@ void ElementPanel::updateControls() {
     m_previous->setEnabled(haveDiffs);
     m_next->setEnabled(haveDiffs);
     m_export->setEnabled(haveDiffs && m_a && m_b);
-    m_onlyDiffering->setEnabled(m_a && m_b && !m_rangeFilter);
+    m_onlyDiffering->setEnabled(m_a && m_b && !m_rangeFilter && !m_orderRequest);
     m_goTo->setEnabled(m_model->elementCount() > 0);
     m_filterBar->setVisible(m_rangeFilter.has_value());
+    m_orderBar->setVisible(m_orderRequest.has_value());
+    m_orderLabel->setText(orderText());
     if (m_rangeFilter) {
         const bool ulp = m_rangeFilter->kind == DiffFilter::Kind::ulpBin;
         const QString range = HistogramPanel::binDescription(ulp, m_rangeFilter->bin);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/diff_index.h"
+#include "dumpscope/element_order.h"
 #include "dumpscope/result.h"
 
 #include <QList>
@@ -22,9 +23,10 @@ class QToolButton;
 
 // The selected buffer's elements: the lazily formatted table, "only differing elements", go to
 // index, next / previous difference (N / Shift+N), copy (Ctrl+C), CSV export of the differing
-// elements, and the histogram-bar range filter. The table scrolls through a window of rows with
-// its own scroll bar (see ElementTableModel), and the index of differences is built off the GUI
-// thread for big buffers while the table already shows all elements.
+// elements, the histogram-bar range filter, and sorting the differences by a column. The table
+// scrolls through a window of rows with its own scroll bar (see ElementTableModel), and the index
+// of differences is built off the GUI thread for big buffers while the table already shows all
+// elements.
 class ElementPanel : public QWidget {
     Q_OBJECT
   public:
@@ -54,6 +56,14 @@ class ElementPanel : public QWidget {
     QString statusText() const;
     bool isIndexReady() const { return m_diffs != nullptr; }
     bool hasRangeFilter() const { return m_rangeFilter.has_value(); }
+    // The sort in force: the table lists the differing elements (those of the histogram filter
+    // when one is on) by a column, the first orderLimit() of them; index order when none.
+    bool isOrdered() const { return m_order != nullptr; }
+    bool isOrderPending() const { return m_orderRequest && !m_order; }
+    QString orderText() const;
+    // Rows a sort keeps (the heap's size): 100,000 unless a test lowers it.
+    void setOrderLimit(std::size_t rows) { m_orderLimit = rows; }
+    std::size_t orderLimit() const { return m_orderLimit; }
     std::optional<quint64> currentElement() const { return m_current; }
     int bufferIndex() const { return m_bufferIndex; }
     // Buffers with at most this many elements are indexed on the GUI thread (a few ms); larger
@@ -76,6 +86,11 @@ class ElementPanel : public QWidget {
     void nextDifference();
     void previousDifference();
     void copySelection();
+    // Sorts by a column as a click on its header does: A, B, |Δ|, relative Δ and ULP order the
+    // differing elements (off the GUI thread for big buffers), Index goes back to index order,
+    // the bits columns do not sort.
+    void sortByColumn(int column, Qt::SortOrder order);
+    void clearOrder();
 
   signals:
     void indexReady();         // the buffer's differences are indexed
@@ -83,6 +98,7 @@ class ElementPanel : public QWidget {
     void rangeFilterCleared(); // ... and no longer
     void indexFailed(const QString& error);
     void elementShown(quint64 index); // "show in the divergence map" from the context menu
+    void orderReady();                // the table lists the elements in the requested order
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -95,6 +111,25 @@ class ElementPanel : public QWidget {
     // for a small buffer (null job), else from a BackgroundJob, which the caller may stop.
     JobPtr buildIndex(const dumpscope::DiffFilter& filter,
                       std::function<void(IndexPtr, const QString&)> done);
+    // Runs `scan` over a pair of `elements` and hands its result to `done` on the GUI thread:
+    // at once up to the sync limit (null job), else from a BackgroundJob showing `what` and its
+    // progress in the status line.
+    using ScanFn =
+        std::function<std::shared_ptr<const void>(const dumpscope::ScanProgressFn&, std::string*)>;
+    using ScanDoneFn = std::function<void(std::shared_ptr<const void>, const QString&)>;
+    JobPtr runScan(quint64 elements, const QString& what, ScanFn scan, ScanDoneFn done);
+    using OrderPtr = std::shared_ptr<const dumpscope::ElementOrder>;
+    struct OrderRequest {
+        dumpscope::ElementOrderKey key;
+        bool descending;
+    };
+    QWidget* setUpOrdering();
+    // Puts the asked-for order on the table, or starts the scan for it once the differences it
+    // orders are indexed. True when the table shows it; false while it is being computed (the
+    // rows stay as they are) and when none is asked for.
+    bool applyOrder();
+    void resetOrder();
+    void syncSortIndicator();
     static void stopJob(JobPtr& job);
     void applyRangeFilter(const dumpscope::DiffFilter& filter);
     void applyMode();
@@ -140,4 +175,14 @@ class ElementPanel : public QWidget {
     JobPtr m_indexJob, m_rangeJob; // the scans in flight for m_diffs and m_rangeIndex
     std::vector<JobPtr> m_jobs;    // every scan not joined yet, stopped ones included
     quint64 m_syncLimit = 1u << 20;
+
+    // The sort: asked for, computed over m_orderSet (m_diffs or m_rangeIndex), in flight.
+    std::optional<OrderRequest> m_orderRequest;
+    OrderPtr m_order;
+    IndexPtr m_orderSet, m_orderJobSet;
+    std::uint64_t m_orderSequence = 0;
+    JobPtr m_orderJob;
+    std::size_t m_orderLimit = 100000;
+    QWidget* m_orderBar = nullptr;
+    QLabel* m_orderLabel = nullptr;
 };

@@ -172,6 +172,9 @@ void ElementPanel::goToIndex(quint64 index) {
     const quint64 n = m_model->elementCount();
     if (n == 0) return;
     index = std::min(index, n - 1);
+    // A sorted table lists only the first of the differences: an element it does not list is
+    // shown in index order, where every element has its place.
+    if (m_order && !m_model->logicalRowOfElement(index)) clearOrder();
     // With only some elements listed, go to the listed one nearest after (else before) it, and
     // say so: landing on another element without a word would read as the one asked for.
     if (const auto& rows = m_model->rowIndex(); rows && !rows->contains(index)) {
@@ -226,6 +229,10 @@ bool ElementPanel::goToText(const QString& text) {
 }
 
 void ElementPanel::nextDifference() {
+    if (m_order) { // every row is a difference: the next one in the order
+        moveCurrentBy(1);
+        return;
+    }
     const DiffIndex* nav = navigationIndex();
     if (!nav || nav->count() == 0) return;
     const auto target = m_current ? nav->nextAfter(*m_current) : nav->select(0);
@@ -233,6 +240,10 @@ void ElementPanel::nextDifference() {
 }
 
 void ElementPanel::previousDifference() {
+    if (m_order) {
+        moveCurrentBy(-1);
+        return;
+    }
     const DiffIndex* nav = navigationIndex();
     if (!nav || nav->count() == 0) return;
     const auto target = m_current ? nav->previousBefore(*m_current) : nav->select(nav->count() - 1);

@@ -3,9 +3,13 @@
 #include "models/matrix_model.h"
 #include "widgets/matrix_colors.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QPainter>
+#include <QStyleOptionHeader>
 #include <QStyledItemDelegate>
+
+#include <algorithm>
 
 namespace {
 
@@ -61,9 +65,42 @@ class MatrixDelegate : public QStyledItemDelegate {
     }
 };
 
+// Draws each group's header elided at the right: the style would centre the text and clip both
+// ends, cutting into the group id the header starts with.
+class ElidingHeader : public QHeaderView {
+  public:
+    explicit ElidingHeader(MatrixView* view) : QHeaderView(Qt::Horizontal, view), m_view(view) {}
+
+  protected:
+    void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override {
+        if (!rect.isValid()) return;
+        QStyleOptionHeader option;
+        initStyleOption(&option);
+        option.rect = rect;
+        option.section = logicalIndex;
+        option.text = m_view->headerText(logicalIndex);
+        option.textAlignment = Qt::AlignCenter;
+        painter->save();
+        style()->drawControl(QStyle::CE_Header, &option, painter, this);
+        painter->restore();
+    }
+
+  private:
+    MatrixView* m_view;
+};
+
 } // namespace
 
+QString MatrixView::headerText(int column) const {
+    QHeaderView* header = horizontalHeader();
+    if (!model()) return {};
+    const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    return header->fontMetrics().elidedText(model()->headerData(column, Qt::Horizontal).toString(),
+                                            Qt::ElideRight, header->sectionSize(column) - margin);
+}
+
 MatrixView::MatrixView(QWidget* parent) : QTableView(parent) {
+    setHorizontalHeader(new ElidingHeader(this));
     setItemDelegate(new MatrixDelegate(this));
     setSelectionMode(QAbstractItemView::SingleSelection);
     setSelectionBehavior(QAbstractItemView::SelectItems);
@@ -86,6 +123,25 @@ void MatrixView::setModel(QAbstractItemModel* model) {
             [this](const QModelIndex& current) { emit cellChanged(current); });
     // A reset (new pair) drops the current cell without a currentChanged for the old one.
     connect(model, &QAbstractItemModel::modelReset, this, [this] { emit cellChanged({}); });
+    connect(model, &QAbstractItemModel::modelReset, this, &MatrixView::fitHeaderMinimum);
+    connect(model, &QAbstractItemModel::headerDataChanged, this, &MatrixView::fitHeaderMinimum);
+    fitHeaderMinimum();
+}
+
+// Many groups share the matrix's width, so the headers' words elide, but never into the group
+// id they lead with: no column is narrower than its id and an ellipsis, and past that the matrix
+// scrolls sideways. The tooltip has the whole label.
+void MatrixView::fitHeaderMinimum() {
+    QHeaderView* header = horizontalHeader();
+    const QFontMetrics metrics = header->fontMetrics();
+    int widest = 0;
+    for (int c = 0; model() && c < model()->columnCount(); ++c)
+        widest = std::max(
+            widest, metrics.horizontalAdvance(
+                        model()->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString() +
+                        QStringLiteral(" …")));
+    const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 4;
+    header->setMinimumSectionSize(std::max(48, widest + margin));
 }
 
 void MatrixView::mousePressEvent(QMouseEvent* event) {

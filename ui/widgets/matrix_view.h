@@ -14,6 +14,9 @@ class MatrixView : public QTableView {
     // then keeps the user's cell instead of jumping to the root cause when the analysis ends.
     bool userNavigated() const { return m_userNavigated; }
     void resetUserNavigated() { m_userNavigated = false; }
+    // A column header as drawn: the group's id and label words, elided at the right to the
+    // column's width, so that the id stays.
+    QString headerText(int column) const;
 
   protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -24,5 +27,6 @@ class MatrixView : public QTableView {
     void cellChanged(const QModelIndex& index);
 
   private:
+    void fitHeaderMinimum();
     bool m_userNavigated = false;
 };
