@@ -138,133 +138,38 @@ TEST(FormatSafetensors, UnknownTypeIsListedWithItsName) {
     EXPECT_EQ(listing.tensors[0].location.extentBytes, 16u);
 }
 
-TEST(FormatSafetensors, HostileHeadersAreRefusedNamingTheFileAndTheByte) {
-    struct Case {
-        const char* what;
-        std::string header, data;
-        std::optional<std::uint64_t> length;
-        std::uint64_t byte;
-        std::string message;
-    };
-    const std::string x4(4, '\0');
-    const auto tensor = [](const std::string& fields) { return R"({"x":{)" + fields + "}}"; };
-    const std::string overlapping = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                                    R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})";
-    const std::vector<Case> cases = {
-        {"length past the end", "{}", "", 100, 0,
-         "header length 100 runs past the end of the file"},
-        {"length 2^63", "{}", "", std::uint64_t{1} << 63, 0,
-         "header length 9223372036854775808 is over the 100000000-byte limit"},
-        {"invalid JSON", R"({"x": nul})", "", {}, 8 + 9, "the header is not valid JSON"},
-        {"truncated JSON", R"({"x": {)", "", {}, 8 + 7, "the header is not valid JSON"},
-        {"not an object",
-         "[1, 2]",
-         "",
-         {},
-         8,
-         "the header must be a JSON object of tensors, not array"},
-        {"tensor not an object", R"({"x": 3})", "", {}, 9, "tensor \"x\": must be an object"},
-        {"dtype a number",
-         tensor(R"("dtype":5,"shape":[1],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "tensor \"x\": \"dtype\" must be a string"},
-        {"dtype missing",
-         tensor(R"("shape":[1],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "\"dtype\" must be a string"},
-        {"shape a string",
-         tensor(R"("dtype":"F32","shape":"1","data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "\"shape\" must be an array of non-negative integers"},
-        {"shape negative",
-         tensor(R"("dtype":"F32","shape":[-1],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "\"shape\" must be an array of non-negative integers"},
-        {"shape fractional",
-         tensor(R"("dtype":"F32","shape":[1.5],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "\"shape\" must be an array of non-negative integers"},
-        {"shape overflows",
-         tensor(R"("dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "the shape's element count overflows 64 bits"},
-        {"bytes overflow",
-         tensor(R"("dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "the shape's byte count overflows 64 bits"},
-        {"offsets not a pair",
-         tensor(R"("dtype":"F32","shape":[1],"data_offsets":[0])"),
-         x4,
-         {},
-         9,
-         "\"data_offsets\" must be [begin, end]"},
-        {"offsets strings",
-         tensor(R"("dtype":"F32","shape":[1],"data_offsets":["0","4"])"),
-         x4,
-         {},
-         9,
-         "\"data_offsets\" must be [begin, end]"},
-        {"offsets inverted",
-         tensor(R"("dtype":"F32","shape":[1],"data_offsets":[4,0])"),
-         x4,
-         {},
-         9,
-         "data_offsets end 0 is before its begin 4"},
-        {"offsets past the end",
-         tensor(R"("dtype":"F32","shape":[100],"data_offsets":[0,400])"),
-         x4,
-         {},
-         9,
-         "data_offsets end 400 is past the end of the data (4 bytes from byte"},
-        {"offsets not the shape",
-         tensor(R"("dtype":"F32","shape":[2],"data_offsets":[0,4])"),
-         x4,
-         {},
-         9,
-         "data_offsets span 4 bytes but the shape and dtype F32 need 8"},
-        {"overlapping",
-         overlapping,
-         std::string(12, '\0'),
-         {},
-         8 + overlapping.find("\"b\""),
-         "tensor \"b\" (data_offsets [4, 12]) overlaps tensor \"a\" ([0, 8])"},
-        {"metadata not strings",
-         R"({"__metadata__":{"k":1}})",
-         "",
-         {},
-         9,
-         "\"__metadata__\" must be an object of strings"},
-        {"metadata an array",
-         R"({"__metadata__":["k"]})",
-         "",
-         {},
-         9,
-         "\"__metadata__\" must be an object of strings"},
-    };
-    for (const Case& c : cases) {
-        SCOPED_TRACE(c.what);
-        test::TempDir dir;
-        const fs::path file = writeFile(dir, c.header, c.data, c.length);
-        const ContainerListing listing = listFile(file, "t.safetensors");
-        EXPECT_TRUE(listing.tensors.empty());
-        const std::string prefix = file.string() + ": byte " + std::to_string(c.byte) + ": ";
-        EXPECT_EQ(listing.error.rfind(prefix, 0), 0u) << listing.error;
-        EXPECT_NE(listing.error.find(c.message), std::string::npos) << listing.error;
-    }
+// `header` and `data` in a file whose length field says `length` (the header's size when not
+// given) are refused: no tensor, an error that starts with the file and `byte` and says `message`.
+void expectRefused(const char* what, const std::string& header, const std::string& data,
+                   std::uint64_t byte, const std::string& message,
+                   std::optional<std::uint64_t> length = std::nullopt) {
+    SCOPED_TRACE(what);
+    test::TempDir dir;
+    const fs::path file = writeFile(dir, header, data, length);
+    const ContainerListing listing = listFile(file, "t.safetensors");
+    EXPECT_TRUE(listing.tensors.empty());
+    const std::string prefix = file.string() + ": byte " + std::to_string(byte) + ": ";
+    EXPECT_EQ(listing.error.rfind(prefix, 0), 0u) << listing.error;
+    EXPECT_NE(listing.error.find(message), std::string::npos) << listing.error;
+}
+
+std::string tensorX(const std::string& fields) {
+    return R"({"x":{)" + fields + "}}";
+}
+
+TEST(FormatSafetensors, HostileLengthsAndJsonAreRefusedNamingTheFileAndTheByte) {
+    expectRefused("length past the end", "{}", "", 0,
+                  "header length 100 runs past the end of the file (10 bytes)", 100);
+    expectRefused("length 2^63", "{}", "", 0,
+                  "header length 9223372036854775808 is over the 100000000-byte limit",
+                  std::uint64_t{1} << 63);
+    // The parser stops at the '}' after "nul" (header byte 9) and at the end (7).
+    expectRefused("invalid JSON", R"({"x": nul})", "", 8 + 9, "the header is not valid JSON");
+    expectRefused("truncated JSON", R"({"x": {)", "", 8 + 7, "the header is not valid JSON");
+    expectRefused("not an object", "[1, 2]", "", 8,
+                  "the header must be a JSON object of tensors, not array");
+    expectRefused("a number", "7", "", 8,
+                  "the header must be a JSON object of tensors, not number");
     // Shorter than the length field itself.
     test::TempDir dir;
     test::writeBytes(dir / "short.safetensors", "abc", 3);
@@ -272,4 +177,72 @@ TEST(FormatSafetensors, HostileHeadersAreRefusedNamingTheFileAndTheByte) {
     EXPECT_EQ(shortFile.error, (dir / "short.safetensors").string() +
                                    ": byte 0: too short for safetensors: the header length needs "
                                    "8 bytes, the file has 3");
+}
+
+// Byte 9 is where "x" is written in the header.
+TEST(FormatSafetensors, HostileFieldsAreRefusedAtTheTensorsName) {
+    const std::string x4(4, '\0');
+    const std::string shapeWrong = "\"shape\" must be an array of non-negative integers";
+    const std::string offsetsWrong = "\"data_offsets\" must be [begin, end]";
+    expectRefused("tensor not an object", R"({"x": 3})", "", 9, "tensor \"x\": must be an object");
+    expectRefused("tensor an array", R"({"x": [3]})", "", 9, "tensor \"x\": must be an object");
+    expectRefused("dtype a number", tensorX(R"("dtype":5,"shape":[1],"data_offsets":[0,4])"), x4, 9,
+                  "tensor \"x\": \"dtype\" must be a string");
+    expectRefused("dtype missing", tensorX(R"("shape":[1],"data_offsets":[0,4])"), x4, 9,
+                  "\"dtype\" must be a string");
+    expectRefused("shape a string", tensorX(R"("dtype":"F32","shape":"1","data_offsets":[0,4])"),
+                  x4, 9, shapeWrong);
+    expectRefused("shape negative", tensorX(R"("dtype":"F32","shape":[-1],"data_offsets":[0,4])"),
+                  x4, 9, shapeWrong);
+    expectRefused("shape fractional",
+                  tensorX(R"("dtype":"F32","shape":[1.5],"data_offsets":[0,4])"), x4, 9,
+                  shapeWrong);
+    expectRefused("shape missing", tensorX(R"("dtype":"F32","data_offsets":[0,4])"), x4, 9,
+                  shapeWrong);
+    std::string ones65 = "1";
+    for (int i = 1; i < 65; ++i)
+        ones65 += ",1";
+    expectRefused("65 dimensions",
+                  tensorX(R"("dtype":"U8","shape":[)" + ones65 + R"(],"data_offsets":[0,1])"), "x",
+                  9, "\"shape\" has more than 64 dimensions");
+    expectRefused("shape overflows",
+                  tensorX(R"("dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,4])"),
+                  x4, 9, "the shape's element count overflows 64 bits");
+    expectRefused("bytes overflow",
+                  tensorX(R"("dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,4])"),
+                  x4, 9, "the shape's byte count overflows 64 bits");
+    expectRefused("offsets not a pair", tensorX(R"("dtype":"F32","shape":[1],"data_offsets":[0])"),
+                  x4, 9, offsetsWrong);
+    expectRefused("offsets a triple",
+                  tensorX(R"("dtype":"F32","shape":[1],"data_offsets":[0,4,8])"), x4, 9,
+                  offsetsWrong);
+    expectRefused("offsets strings",
+                  tensorX(R"("dtype":"F32","shape":[1],"data_offsets":["0","4"])"), x4, 9,
+                  offsetsWrong);
+    expectRefused("offsets inverted", tensorX(R"("dtype":"F32","shape":[1],"data_offsets":[4,0])"),
+                  x4, 9, "data_offsets end 0 is before its begin 4");
+    expectRefused("offsets past the end",
+                  tensorX(R"("dtype":"F32","shape":[100],"data_offsets":[0,400])"), x4, 9,
+                  "data_offsets end 400 is past the end of the data (4 bytes from byte");
+    expectRefused("offsets not the shape",
+                  tensorX(R"("dtype":"F32","shape":[2],"data_offsets":[0,4])"), x4, 9,
+                  "data_offsets span 4 bytes but the shape and dtype F32 need 8");
+}
+
+TEST(FormatSafetensors, OverlapsDuplicatesAndBadMetadataAreRefused) {
+    const std::string overlapping = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                    R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})";
+    expectRefused("overlapping", overlapping, std::string(12, '\0'), 8 + overlapping.find("\"b\""),
+                  "tensor \"b\" (data_offsets [4, 12]) overlaps tensor \"a\" ([0, 8])");
+    const std::string twice = R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                              R"("x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})";
+    expectRefused("named twice", twice, std::string(8, '\0'), 9,
+                  "tensor \"x\" is named twice in the header");
+    const std::string metadataWrong = "\"__metadata__\" must be an object of strings";
+    expectRefused("metadata not strings", R"({"__metadata__":{"k":1}})", "", 9, metadataWrong);
+    expectRefused("metadata nested", R"({"__metadata__":{"k":{}}})", "", 9, metadataWrong);
+    expectRefused("metadata an array", R"({"__metadata__":["k"]})", "", 9, metadataWrong);
+    const std::string afterMetadata = R"({"__metadata__":{"a":"x"},"x":3})";
+    expectRefused("tensor after metadata", afterMetadata, "", 8 + afterMetadata.find("\"x\":"),
+                  "tensor \"x\": must be an object");
 }
