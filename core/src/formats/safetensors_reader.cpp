@@ -338,9 +338,9 @@ ContainerListing listSafetensors(const DumpReader& file, const std::string& rela
             return refused(path, keyByte(text, *names[i]),
                            "tensor " + jsonQuoted(*names[i]) + " is named twice in the header");
 
-    // The writer lays tensors out one after another in its own order (by dtype size, then
-    // name, in the Python library), which is not the header's key order: the data order is
-    // the closest to the dump order the file keeps. Overlapping tensors are refused, as the
+    // Listed in data order: the reference writer lays tensors out by dtype (widest first),
+    // then name, and its older versions wrote the header's keys in hash order, so the data
+    // order is the one order every writer's files keep. Overlapping tensors are refused, as the
     // reference implementation does: one byte cannot be two tensors' elements in a file
     // written by a writer. Gaps are allowed: no tensor reads them.
     std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {

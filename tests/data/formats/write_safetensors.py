@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Writes the safetensors fixtures in safetensors/ beside this script (run it from anywhere with
 /usr/bin/python3, which has numpy). safetensors is an 8-byte little-endian header length, a JSON
-header and the data; it is written here by hand the way the Python library does: tensors laid out
-by descending element size, then by name; the header's keys sorted, "__metadata__" first, padded
-with spaces to a multiple of 8 bytes. Beside each file, NAME.expected.json lists its tensors in
+header and the data; it is written here by hand as the reference writer does: tensors laid out
+by descending element size, then by name, the header padded with spaces to a multiple of 8
+bytes. The header's keys are sorted by name ("__metadata__" first), an order that differs from
+the data's, as in the files of older writers (hash order). Beside each file, NAME.expected.json lists its tensors in
 data order with the exact bytes written (hex), for the tests to compare with what dumpscope reads.
 """
 import json
