@@ -198,7 +198,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         app.add_option("--rounding-threshold", roundingText,
                        ranged("max|Δ| / max(|A|,|B|) at or below which a float32 buffer's "
                               "divergence is 'rounding' "
-                              "(at least 2 epsilons for f16 and bf16; default 1e-4)",
+                              "(at least 2 epsilons for f16 and bf16, 1 for f8; default 1e-4)",
                               kRoundingThresholdRange.words))
             ->option_text("R");
     std::vector<std::string> shapeArgs;

@@ -175,7 +175,9 @@ TEST(BufferDataflow, ADeclaredInputThatCouldNotBeJudgedLeavesItsBufferUndecided)
 }
 
 TEST(BufferDataflow, HalfPrecisionInputsOfAWiderSourceAreFlagged) {
-    for (const DType half : {DType::bf16, DType::f16}) {
+    const std::map<DType, std::string> exponent = {
+        {DType::bf16, "-8"}, {DType::f16, "-11"}, {DType::f8_e4m3, "-4"}, {DType::f8_e5m2, "-3"}};
+    for (const DType half : {DType::bf16, DType::f16, DType::f8_e4m3, DType::f8_e5m2}) {
         SCOPED_TRACE(std::string(dtypeName(half)));
         TempDir dir;
         test::writeToyPair(dir, {{"q_logits", {1, Change::stale}}}, {},
@@ -187,8 +189,9 @@ TEST(BufferDataflow, HalfPrecisionInputsOfAWiderSourceAreFlagged) {
         EXPECT_EQ(rc.sources[0].halfPrecisionInputs[0].buffer, "sampled_h_t");
         EXPECT_EQ(rc.sources[0].halfPrecisionInputs[0].dtype, half);
         const auto notes = rootCauseNotes(an);
-        EXPECT_TRUE(anyLineHas(notes, std::string("2^") + (half == DType::bf16 ? "-8" : "-11") +
-                                          " relative are invisible"));
+        EXPECT_TRUE(anyLineHas(notes, "2^" + exponent.at(half) + " relative are invisible"));
+        EXPECT_TRUE(anyLineHas(notes, dtypeSize(half) == 1 ? "equal only at 8-bit precision"
+                                                           : "equal only at half precision"));
         EXPECT_TRUE(anyLineHas(notes, "the true source may be upstream"));
         const json j = json::parse(reportJson(an));
         EXPECT_EQ(j["root_cause"]["sources"][0]["half_precision_inputs"][0]["relative_precision"],

@@ -35,9 +35,9 @@ void check(bool ok) {
     if (!ok) std::abort(); // an invariant broke: libFuzzer reports it as a crash
 }
 
-constexpr DType kTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64,
-                            DType::i8,  DType::u8,   DType::i16, DType::u16,
-                            DType::i32, DType::u32,  DType::i64, DType::u64};
+constexpr DType kTypes[] = {DType::f16, DType::bf16, DType::f32,     DType::f64,    DType::i8,
+                            DType::u8,  DType::i16,  DType::u16,     DType::i32,    DType::u32,
+                            DType::i64, DType::u64,  DType::f8_e4m3, DType::f8_e5m2};
 constexpr std::size_t kHeader = 9;
 
 // Same value, NaN included (NaN == NaN here: both sides computed the same way).

@@ -130,6 +130,14 @@ inline void writeToyPair(const TempDir& dir, const std::map<std::string, ToyChan
                 }
                 return out;
             };
+            if (dtypeSize(type) == 1) { // the 8-bit floats: the low byte of the same bits
+                const auto low = [](const std::vector<std::uint16_t>& v) {
+                    return std::vector<std::uint8_t>(v.begin(), v.end());
+                };
+                writeDump(dir / "a", step, file, low(half(a, false)));
+                writeDump(dir / "b", step, file, low(half(a, changed)));
+                continue;
+            }
             writeDump(dir / "a", step, file, half(a, false));
             writeDump(dir / "b", step, file, half(a, changed));
         }

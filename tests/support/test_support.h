@@ -53,9 +53,9 @@ void writeRankedPair(const std::filesystem::path& dir, int ranks, int steps,
                      const std::string& rankDir = "rank");
 
 // Every element type, in DType order.
-inline constexpr DType kAllTypes[] = {DType::f16, DType::bf16, DType::f32, DType::f64,
-                                      DType::i8,  DType::u8,   DType::i16, DType::u16,
-                                      DType::i32, DType::u32,  DType::i64, DType::u64};
+inline constexpr DType kAllTypes[] = {
+    DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,  DType::u8,      DType::i16,
+    DType::u16, DType::i32,  DType::u32, DType::i64, DType::u64, DType::f8_e4m3, DType::f8_e5m2};
 
 // A file's whole content (empty when unreadable); a directory's entry names, sorted.
 std::string readFile(const std::filesystem::path& file);

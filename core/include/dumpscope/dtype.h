@@ -9,7 +9,9 @@
 namespace dumpscope {
 
 // Element types a dump buffer may hold. Every dump is raw little-endian, no header.
-enum class DType { f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64 };
+// f8_e4m3 is OCP FP8 E4M3 in its "FN" form (no infinities, NaN only at S.1111.111), f8_e5m2 is
+// OCP FP8 E5M2 (IEEE-like: ±Inf and NaNs); new types go at the end, DType indexes tables.
+enum class DType { f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, f8_e4m3, f8_e5m2 };
 
 std::size_t dtypeSize(DType t);
 std::string_view dtypeName(DType t);

@@ -12,8 +12,9 @@ namespace dumpscope::detail {
 
 namespace {
 
+// f16, bf16 and the 8-bit floats: an equal dump at that precision can hide a difference.
 bool isHalf(DType t) {
-    return t == DType::f16 || t == DType::bf16;
+    return relativePrecision(t) > 0;
 }
 bool isWideFloat(DType t) {
     return t == DType::f32 || t == DType::f64;

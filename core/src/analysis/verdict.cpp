@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -110,7 +111,18 @@ std::vector<std::string> undecidedRootLines(const Analysis& an) {
 }
 
 double relativePrecision(DType t) {
-    return t == DType::bf16 ? 1.0 / 256 : t == DType::f16 ? 1.0 / 2048 : 0.0;
+    switch (t) {
+    case DType::bf16:
+        return 0x1p-8;
+    case DType::f16:
+        return 0x1p-11;
+    case DType::f8_e4m3:
+        return 0x1p-4;
+    case DType::f8_e5m2:
+        return 0x1p-3;
+    default:
+        return 0.0;
+    }
 }
 
 std::vector<std::string> rootCauseNotes(const Analysis& an) {
@@ -150,9 +162,10 @@ std::vector<std::string> rootCauseNotes(const Analysis& an) {
             worst = std::max(worst, relativePrecision(h.dtype));
         }
         lines.push_back("root buffer " + s.buffer + " (" + std::string(dtypeName(s.dtype)) +
-                        ") is computed from " + inputs +
-                        ", equal only at half precision: differences below about 2^" +
-                        (worst > 1.0 / 1024 ? "-8" : "-11") +
+                        ") is computed from " + inputs + ", equal only at " +
+                        (worst > 0x1p-8 ? "8-bit" : "half") +
+                        " precision: differences below about 2^" +
+                        std::to_string(std::ilogb(worst)) +
                         " relative are invisible in those dumps, so the true source may be "
                         "upstream");
     }

@@ -34,6 +34,10 @@ namespace {
 
 double epsilonOf(DType t) {
     switch (t) {
+    case DType::f8_e4m3:
+        return std::ldexp(1.0, -3);
+    case DType::f8_e5m2:
+        return std::ldexp(1.0, -2);
     case DType::f16:
         return std::ldexp(1.0, -10);
     case DType::bf16:
@@ -43,6 +47,16 @@ double epsilonOf(DType t) {
     default:
         return std::ldexp(1.0, -23);
     }
+}
+
+// How many epsilons of the scale a reassociation can move a buffer of this type. f16 and bf16
+// outputs are often accumulated or rescaled in their own type, several roundings deep: two.
+// F8 values are a wider result quantised once (FP8 matmuls accumulate in f32 or more), so a
+// different summation order moves an element by at most the one rounding of that cast, which
+// is at most one epsilon of the scale; two would be 25% (E4M3) or 50% (E5M2) of the largest
+// value, which hides real bugs.
+double roundingEpsilons(DType t) {
+    return t == DType::f8_e4m3 || t == DType::f8_e5m2 ? 1.0 : 2.0;
 }
 
 } // namespace
@@ -64,7 +78,7 @@ Kind classifyKind(DType dtype, const BufferStats& s, bool lengthMismatch, double
     if (s.nDiff > s.nanPayloadDiffs + s.signedZeroDiffs) {
         // Types coarser than float32 round each output to their own epsilon whatever the
         // accumulation order, so a couple of their ULP of the scale is noise too.
-        const double limit = std::max(threshold, 2 * epsilonOf(dtype));
+        const double limit = std::max(threshold, roundingEpsilons(dtype) * epsilonOf(dtype));
         return scaleRatio(s) <= limit ? Kind::rounding : Kind::numeric;
     }
     return s.nanPayloadDiffs > 0 ? Kind::nan_payload : Kind::signed_zero_only;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace dumpscope::detail {
@@ -27,7 +28,9 @@ template <typename Tr>
     using SBits = std::make_signed_t<Bits>;
     constexpr SBits kMag = static_cast<SBits>(Tr::kSign - 1);
     constexpr SBits kExp = static_cast<SBits>(Tr::kExp);
-    constexpr std::size_t kSub = 4096; // the per-lane counter cannot overflow within it
+    // The per-lane counter cannot overflow within it (127 for 8-bit floats' counter).
+    constexpr std::size_t kSub =
+        std::min<std::size_t>(4096, static_cast<std::size_t>(std::numeric_limits<SBits>::max()));
     SideScan r;
     SBits maxMag = 0;
     for (std::size_t start = 0; start < n; start += kSub) {

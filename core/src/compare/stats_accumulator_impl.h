@@ -380,7 +380,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a,
     if constexpr (Tr::kFloat) {
         constexpr auto kMag = static_cast<typename Tr::Bits>(Tr::kSign - 1);
         const std::uint64_t ma = a & kMag, mb = b & kMag;
-        const bool nanA = ma > Tr::kExp, nanB = mb > Tr::kExp;
+        const bool nanA = ma >= Tr::kNan, nanB = mb >= Tr::kNan;
         if (nanA || nanB) [[unlikely]] {
             ++(nanA && nanB ? s.nanPayloadDiffs : s.nonFiniteMismatches);
             ++s.ulpHistogram.undefined;
@@ -391,6 +391,7 @@ void StatsAccumulator::Impl::addDiff(std::uint64_t index, typename Tr::Bits a,
             if (!s.rowDiffs.empty()) placeDiff(index);
             return;
         }
+        // NaN returned above: a magnitude of kExp is Inf here (never, for E4M3).
         if ((ma == Tr::kExp) != (mb == Tr::kExp)) ++s.nonFiniteMismatches;
         ulp = ((a ^ b) & Tr::kSign) ? ma + mb + 1 : ma > mb ? ma - mb : mb - ma;
         const double va = Tr::value(a);

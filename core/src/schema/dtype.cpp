@@ -23,7 +23,7 @@ struct Info {
     std::size_t size;
 };
 
-constexpr std::array<Info, 12> kInfo{{
+constexpr std::array<Info, 14> kInfo{{
     {DType::f16, "f16", 2},
     {DType::bf16, "bf16", 2},
     {DType::f32, "f32", 4},
@@ -36,6 +36,8 @@ constexpr std::array<Info, 12> kInfo{{
     {DType::u32, "u32", 4},
     {DType::i64, "i64", 8},
     {DType::u64, "u64", 8},
+    {DType::f8_e4m3, "f8_e4m3", 1},
+    {DType::f8_e5m2, "f8_e5m2", 1},
 }};
 
 const Info& info(DType t) {
@@ -45,6 +47,32 @@ const Info& info(DType t) {
 std::int64_t signExtend(std::uint64_t bits, std::size_t bytes) {
     const unsigned shift = static_cast<unsigned>(64 - 8 * bytes);
     return static_cast<std::int64_t>(bits << shift) >> shift;
+}
+
+// The shortest decimal that reads back to the same F8 bits (finite `bits`), rounding to
+// nearest with ties to the even mantissa as every FP8 cast does: the float's shortest text
+// would print 0.001953125 for E4M3's 2^-9 where 0.002 already names it. The neighbours of the
+// largest finite value are taken as if the exponent went on, as rounding does.
+std::string shortestF8(DType t, std::uint64_t bits) {
+    const int mantBits = t == DType::f8_e4m3 ? 3 : 2, bias = t == DType::f8_e4m3 ? 7 : 15;
+    const unsigned mag = static_cast<unsigned>(bits & 0x7f);
+    const double v = minifloatMagnitude(mag, mantBits, bias);
+    const double hi = (minifloatMagnitude(mag + 1, mantBits, bias) - v) / 2;
+    const double lo = mag == 0 ? 0 : (v - minifloatMagnitude(mag - 1, mantBits, bias)) / 2;
+    const bool tiesHere = (mag & 1) == 0;
+    char buf[64];
+    double c = v;
+    for (int digits = 1; digits <= 17; ++digits) {
+        const auto r =
+            std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, digits - 1);
+        std::from_chars(buf, r.ptr, c);
+        const double d = c - v;
+        if ((d >= 0 && (d < hi || (tiesHere && d == hi))) ||
+            (d < 0 && (-d < lo || (tiesHere && -d == lo))))
+            break;
+    }
+    const auto r = std::to_chars(buf, buf + sizeof buf, (bits & 0x80) ? -c : c);
+    return std::string(buf, r.ptr);
 }
 
 } // namespace
@@ -63,7 +91,8 @@ std::optional<DType> parseDType(std::string_view name) {
 }
 
 bool isFloat(DType t) {
-    return t == DType::f16 || t == DType::bf16 || t == DType::f32 || t == DType::f64;
+    return t == DType::f16 || t == DType::bf16 || t == DType::f32 || t == DType::f64 ||
+           t == DType::f8_e4m3 || t == DType::f8_e5m2;
 }
 
 bool isSignedInt(DType t) {
@@ -108,6 +137,7 @@ std::string formatValue(DType t, std::uint64_t bits) {
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
     char buf[64];
     std::to_chars_result r;
+    if (t == DType::f8_e4m3 || t == DType::f8_e5m2) return shortestF8(t, bits);
     if (t == DType::f64)
         r = std::to_chars(buf, buf + sizeof buf, v);
     else // shortest text that reads back to the same float (f16/bf16 values are exact floats)

@@ -6,6 +6,7 @@
 #include "dumpscope/stats.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -30,6 +31,42 @@ inline double halfToDouble(std::uint16_t bits) {
         v = std::bit_cast<double>(static_cast<std::uint64_t>(exp - 15 + 1023) << 52 | mant << 42);
     return (bits & 0x8000) ? -v : v;
 }
+
+// An 8-bit float's magnitude bits (sign cleared) decoded as if every exponent were finite:
+// exponent 0 is subnormal (mant * 2^(1-bias-mantBits)). The F8 value tables below use it, and
+// formatValue for the neighbours of the largest finite value, where the next pattern is NaN or
+// Inf but rounding still takes the gap as if it continued. constexpr: the tables are built at
+// compile time, so a value is one load.
+constexpr double minifloatMagnitude(unsigned mag, int mantBits, int bias) {
+    const unsigned exp = mag >> mantBits, mant = mag & ((1u << mantBits) - 1);
+    int e = exp == 0 ? 1 - bias - mantBits : static_cast<int>(exp) - bias - mantBits;
+    double v = exp == 0 ? mant : (mant | (1u << mantBits));
+    for (; e > 0; --e)
+        v *= 2;
+    for (; e < 0; ++e)
+        v /= 2;
+    return v;
+}
+
+// Every pattern of OCP FP8 E4M3 (bias 7, 3 mantissa bits; the "FN" form: no infinities, NaN is
+// S.1111.111 only, so S.1111.110 = ±448 is the largest) or E5M2 (bias 15, 2 mantissa bits;
+// exponent 31 is ±Inf with mantissa 0, NaN otherwise, as in IEEE 754).
+template <int MantBits, int Bias, bool Ieee> constexpr std::array<double, 256> minifloatTable() {
+    std::array<double, 256> t{};
+    for (unsigned mag = 0; mag < 128; ++mag) {
+        double v = minifloatMagnitude(mag, MantBits, Bias);
+        if (Ieee && (mag >> MantBits) == (127u >> MantBits))
+            v = (mag & ((1u << MantBits) - 1)) ? std::numeric_limits<double>::quiet_NaN()
+                                               : std::numeric_limits<double>::infinity();
+        else if (!Ieee && mag == 127)
+            v = std::numeric_limits<double>::quiet_NaN();
+        t[mag] = v;
+        t[mag | 128] = -v;
+    }
+    return t;
+}
+inline constexpr std::array<double, 256> kF8E4M3Values = minifloatTable<3, 7, false>();
+inline constexpr std::array<double, 256> kF8E5M2Values = minifloatTable<2, 15, true>();
 
 template <typename B> B loadLittle(const unsigned char* p) {
     B v;
@@ -60,17 +97,28 @@ template <typename B, typename S, DType T> struct IntTraits {
     }
 };
 
-template <typename B, DType T, B Exp, B Mant> struct FloatTraits {
+// In magnitude terms (the bits with the sign cleared, which order like the values): `Exp` is the
+// smallest magnitude that is not finite and `NanFrom` the smallest NaN. IEEE-like types have
+// Inf at the exponent mask and NaN above it; F8 E4M3 (FN) has no Inf, so both are its one NaN
+// magnitude 0x7f. The compare loops test `magnitude >= kExp` for "NaN or Inf" and
+// `>= kNan` for NaN.
+template <typename B, DType T, B Exp, B NanFrom = Exp + 1> struct FloatTraits {
     using Bits = B;
     static constexpr bool kFloat = true;
     static constexpr DType kType = T;
     static constexpr Bits kExp = Exp;
+    static constexpr Bits kNan = NanFrom;
     static constexpr Bits kSign = static_cast<Bits>(Bits{1} << (sizeof(Bits) * 8 - 1));
+    static constexpr Bits kMag = static_cast<Bits>(kSign - 1);
     static Bits load(const unsigned char* p) { return loadLittle<Bits>(p); }
-    static bool isNan(Bits v) { return (v & Exp) == Exp && (v & Mant) != 0; }
-    static bool isInf(Bits v) { return (v & Exp) == Exp && (v & Mant) == 0; }
+    static bool isNan(Bits v) { return (v & kMag) >= kNan; }
+    static bool isInf(Bits v) { return (v & kMag) >= kExp && (v & kMag) < kNan; }
     static double value(Bits v) {
-        if constexpr (T == DType::f16)
+        if constexpr (T == DType::f8_e4m3)
+            return kF8E4M3Values[v];
+        else if constexpr (T == DType::f8_e5m2)
+            return kF8E5M2Values[v];
+        else if constexpr (T == DType::f16)
             return halfToDouble(v);
         else if constexpr (T == DType::bf16)
             return std::bit_cast<float>(static_cast<std::uint32_t>(v) << 16);
@@ -90,10 +138,12 @@ template <typename B, DType T, B Exp, B Mant> struct FloatTraits {
     }
 };
 
-using F16 = FloatTraits<std::uint16_t, DType::f16, 0x7c00, 0x03ff>;
-using BF16 = FloatTraits<std::uint16_t, DType::bf16, 0x7f80, 0x007f>;
-using F32 = FloatTraits<std::uint32_t, DType::f32, 0x7f800000u, 0x007fffffu>;
-using F64 = FloatTraits<std::uint64_t, DType::f64, 0x7ff0000000000000ull, 0x000fffffffffffffull>;
+using F16 = FloatTraits<std::uint16_t, DType::f16, 0x7c00>;
+using BF16 = FloatTraits<std::uint16_t, DType::bf16, 0x7f80>;
+using F32 = FloatTraits<std::uint32_t, DType::f32, 0x7f800000u>;
+using F64 = FloatTraits<std::uint64_t, DType::f64, 0x7ff0000000000000ull>;
+using F8E4M3 = FloatTraits<std::uint8_t, DType::f8_e4m3, 0x7f, 0x7f>;
+using F8E5M2 = FloatTraits<std::uint8_t, DType::f8_e5m2, 0x7c>;
 
 // Relative Δ of one pair: |Δ| / scale, scale = max(|a|,|b|); 0 when both are zero, infinite
 // when |Δ| is, NaN when it is. The one definition: pairDelta() and the maxima below use it, and
@@ -194,6 +244,10 @@ template <typename F> decltype(auto) visitTraits(DType t, F&& f) {
         return f.template operator()<IntTraits<std::uint64_t, std::int64_t, DType::i64>>();
     case DType::u64:
         return f.template operator()<IntTraits<std::uint64_t, std::uint64_t, DType::u64>>();
+    case DType::f8_e4m3:
+        return f.template operator()<F8E4M3>();
+    case DType::f8_e5m2:
+        return f.template operator()<F8E5M2>();
     }
     return f.template operator()<F32>();
 }

@@ -112,7 +112,8 @@ BufferSpec parseBuffer(const json& b, const std::string& where, const Locator& l
     auto t = parseDType(dtype);
     if (!t)
         loc.fail(where + " (" + spec.name + "): unknown element type " + jsonQuoted(dtype) +
-                     " (known: f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64)",
+                     " (known: f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, "
+                     "f8_e4m3, f8_e5m2)",
                  jsonQuoted(dtype));
     spec.dtype = *t;
     if (auto shape = b.find("shape"); shape != b.end()) {

@@ -82,7 +82,9 @@ std::optional<InputsProblem> findInputsProblem(const Schema& schema) {
     for (const auto& [from, to] : schema.dataflow)
         successors[out(groupIndex.at(from))].push_back(in(groupIndex.at(to)));
     for (std::size_t i = 0; i < nb; ++i) {
-        const auto& [g, spec] = buffers[i];
+        // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+        const std::size_t g = buffers[i].first;
+        const auto& spec = buffers[i].second;
         successors[i].push_back(out(g));
         if (!spec->inputs) {
             successors[in(g)].push_back(i);
