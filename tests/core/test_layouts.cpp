@@ -113,6 +113,10 @@ TEST(Layouts, EveryRankIsComparedAndTheVerdictNamesTheFirstDivergentRanks) {
     EXPECT_EQ(an.verdict.firstDivergentStep, 2u);
     EXPECT_EQ(an.verdict.firstDivergentRank, 1u);
     EXPECT_EQ(an.verdict.rootCause.ranks, (std::vector<std::uint64_t>{1, 2}));
+    // Rank 0's equal copy of the root buffer does not lend it its kind.
+    EXPECT_EQ(an.verdict.rootCause.kinds, std::vector<Kind>{Kind::numeric});
+    ASSERT_EQ(an.verdict.rootCause.sources.size(), 1u);
+    EXPECT_EQ(an.verdict.rootCause.sources[0].kind, Kind::numeric);
     // One name per group in the culprit table, whatever the number of ranks.
     for (const auto& row : an.verdict.culprits) {
         if (row.group == "H") {

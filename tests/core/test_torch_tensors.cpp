@@ -235,7 +235,7 @@ TEST(TorchTensors, RebuildTensorV3TakesItsDTypeOverItsUntypedStorage) {
     EXPECT_EQ(l.tensors[0].location.offset, 1002u); // element 1 of two bytes
     EXPECT_EQ(l.tensors[0].location.count, 3u);
     EXPECT_EQ(l.tensors[0].location.extentBytes, 6u);
-    EXPECT_EQ(l.tensors[1].dtype, std::nullopt); // no float8 element type: the schema's to give
+    EXPECT_EQ(l.tensors[1].dtype, DType::f8_e4m3); // OCP E4M3 (FN), as safetensors' F8_E4M3
     EXPECT_EQ(l.tensors[1].typeName, "torch.float8_e4m3fn");
     EXPECT_EQ(l.tensors[1].location.count, 4u);
 

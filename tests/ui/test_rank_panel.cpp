@@ -6,6 +6,7 @@
 #include "panels/rank_panel.h"
 #include "test_support.h"
 #include "ui_test_util.h"
+#include "widgets/matrix_view.h"
 #include "window/main_window.h"
 #include "window/triage_view.h"
 
@@ -60,7 +61,15 @@ TEST(RankPanel, TheOverviewShowsWhereEachRankDivergesAndTheSelectorFiltersTheMat
 
     // All ranks: the H cell of step 2 holds the three ranks' buffers.
     ASSERT_TRUE(triage->selectCell(2, QStringLiteral("H")));
-    EXPECT_EQ(triage->bufferPanel()->view()->model()->rowCount(), 3);
+    QAbstractItemModel* list = triage->bufferPanel()->view()->model();
+    ASSERT_EQ(list->rowCount(), 3);
+    QStringList names;
+    for (int row = 0; row < 3; ++row)
+        names << list->index(row, 0).data().toString();
+    names.sort();
+    EXPECT_EQ(names,
+              (QStringList{QStringLiteral("q_logits (rank 0)"), QStringLiteral("q_logits (rank 1)"),
+                           QStringLiteral("q_logits (rank 2)")}));
     EXPECT_EQ(triage->snapshot()->analysis->buffers.size(), 6u);
 
     // Rank 0 alone: equal everywhere, the verdict says so, the cell keeps its place.

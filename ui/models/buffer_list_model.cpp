@@ -214,7 +214,9 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
     const auto& s = b.stats;
     switch (column) {
     case NameColumn:
-        return QString::fromStdString(b.name);
+        // Every rank of a ranked pair lists its own copy of a buffer: the rank tells them apart.
+        return b.rank ? tr("%1 (rank %2)").arg(QString::fromStdString(b.name)).arg(*b.rank)
+                      : QString::fromStdString(b.name);
     case TypeColumn:
         return QString::fromStdString(std::string(dumpscope::dtypeName(b.dtype)));
     case ElementsColumn:

@@ -47,7 +47,9 @@ class StepDataflow {
                 m_spec.emplace(b.name, &b);
         for (const auto& b : an.buffers)
             if (b.step == step && b.group != kOtherGroup) {
-                m_atStep.emplace(b.name, &b);
+                // One name per step, its divergent rank's when several ranks dump it.
+                const auto [at, added] = m_atStep.emplace(b.name, &b);
+                if (!added && !divergent(*at->second) && divergent(b)) at->second = &b;
                 m_groupBuffers[b.group].push_back(&b);
             }
     }

@@ -28,7 +28,10 @@ void describeRootKinds(const Analysis& an, RootCause& root) {
     const std::unordered_set<std::string_view> buffers(root.buffers.begin(), root.buffers.end());
     const std::unordered_set<std::string_view> groups(root.groups.begin(), root.groups.end());
     for (const auto& b : an.buffers) {
-        if (b.step != *root.step || !buffers.count(b.name) || !groups.count(b.group)) continue;
+        // A root buffer's name on a rank where it does not diverge says nothing of its kind.
+        if (b.step != *root.step || !buffers.count(b.name) || !groups.count(b.group) ||
+            !countsAsDivergent(an, b.status))
+            continue;
         if (std::find(root.kinds.begin(), root.kinds.end(), b.kind) == root.kinds.end())
             root.kinds.push_back(b.kind);
         if (!worst || b.kind < worst->kind) worst = &b;

@@ -31,8 +31,9 @@ constexpr std::array<TorchType, 26> kTypes{{
     {"torch.uint32", "", DType::u32, 4},
     {"torch.uint64", "", DType::u64, 8},
     {"torch.complex32", "", std::nullopt, 4},
-    {"torch.float8_e4m3fn", "", std::nullopt, 1},
-    {"torch.float8_e5m2", "", std::nullopt, 1},
+    {"torch.float8_e4m3fn", "", DType::f8_e4m3, 1},
+    {"torch.float8_e5m2", "", DType::f8_e5m2, 1},
+    // The "fnuz" variants encode NaN, zero and the bias differently: no element type of ours.
     {"torch.float8_e4m3fnuz", "", std::nullopt, 1},
     {"torch.float8_e5m2fnuz", "", std::nullopt, 1},
     // Last, so that the dtype uint8 is found as ByteStorage's.

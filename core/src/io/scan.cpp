@@ -371,8 +371,8 @@ RunScan scanRun(const fs::path& dir, const ScanOptions& options) {
     } else {
         // A directory per rank (rank<R>, rank_<R>, rank-<R>) holds each rank's own layout.
         std::vector<Entry> top;
-        if (scanner.list(
-                dir, [](const std::string&) { return true; }, top)) {
+        const auto rankLike = [](const std::string& name) { return name.rfind("rank", 0) == 0; };
+        if (scanner.list(dir, rankLike, top)) {
             std::vector<std::pair<std::uint64_t, std::string>> ranks;
             for (const Entry& e : top)
                 if (S_ISDIR(e.st.st_mode))
