@@ -50,6 +50,9 @@ TEST(RankPanel, TheOverviewShowsWhereEachRankDivergesAndTheSelectorFiltersTheMat
     ASSERT_EQ(overview->rowCount(), 2);    // steps 1 and 2
     ASSERT_EQ(overview->columnCount(), 3); // ranks 0, 1, 2
     EXPECT_EQ(overview->headerData(1, Qt::Horizontal).toString(), QStringLiteral("rank 1"));
+    EXPECT_TRUE(overview->headerData(1, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("Rank 1: ")));
     for (int rank = 0; rank < 3; ++rank) {
         EXPECT_FALSE(overview->index(0, rank).data().isValid()) << rank; // step 1: equal
         EXPECT_EQ(overview->index(1, rank).data().toInt(), rank == 0 ? 0 : 1) << rank;

@@ -50,6 +50,11 @@ QVariant RankOverviewModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RankOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section >= 0 &&
+        section < columnCount())
+        return tr("Rank %1: each step's most telling status on this rank, and its divergent "
+                  "buffers")
+            .arg(m_overview.ranks[std::size_t(section)]);
     if (role != Qt::DisplayRole || section < 0) return {};
     if (orientation == Qt::Horizontal && section < columnCount())
         return tr("rank %1").arg(m_overview.ranks[std::size_t(section)]);

@@ -49,6 +49,8 @@ void RankPanel::setAnalysis(const dumpscope::Analysis* analysis) {
     m_model->setAnalysis(analysis && analysis->ranked ? analysis : nullptr);
     const auto& ranks = m_model->overview().ranks;
     setVisible(!ranks.empty());
+    // An empty overview shows no header either: it has no column to name.
+    m_overview->horizontalHeader()->setVisible(!ranks.empty());
     // The choices follow the ranks found; a rank that is gone falls back to all of them.
     QSignalBlocker blocker(m_selector);
     m_selector->clear();
