@@ -62,8 +62,12 @@ TEST(RankPanel, TheOverviewShowsWhereEachRankDivergesAndTheSelectorFiltersTheMat
                     .toString()
                     .contains(QStringLiteral("step 2, rank 2: diverge, 1 divergent buffer")));
 
-    // All ranks: the H cell of step 2 holds the three ranks' buffers.
-    ASSERT_TRUE(triage->selectCell(2, QStringLiteral("H")));
+    // All ranks: the H cell of step 2 holds the three ranks' buffers; the root buffer shown is
+    // the first rank's copy that diverges, not rank 0's equal one.
+    ASSERT_TRUE(triage->selectCell(2, QStringLiteral("H"), QStringLiteral("q_logits")));
+    const int shown = triage->bufferPanel()->selectedBuffer();
+    ASSERT_GE(shown, 0);
+    EXPECT_EQ(triage->snapshot()->analysis->buffers[std::size_t(shown)].rank, 1u);
     QAbstractItemModel* list = triage->bufferPanel()->view()->model();
     ASSERT_EQ(list->rowCount(), 3);
     QStringList names;

@@ -199,10 +199,15 @@ int BufferListModel::columnCount(const QModelIndex& parent) const {
 }
 
 int BufferListModel::rowOf(const QString& name) const {
-    for (std::size_t r = 0; r < m_buffers.size(); ++r)
-        if (QString::fromStdString(m_snapshot->analysis->buffers[m_buffers[r]].name) == name)
-            return static_cast<int>(r);
-    return -1;
+    // Several ranks list the same name: the first rank where it differs is the one to show.
+    int first = -1;
+    for (std::size_t r = 0; r < m_buffers.size(); ++r) {
+        const BufferResult& b = m_snapshot->analysis->buffers[m_buffers[r]];
+        if (QString::fromStdString(b.name) != name) continue;
+        if (first < 0) first = static_cast<int>(r);
+        if (!b.rank || dumpscope::differsBitwise(b.status)) return static_cast<int>(r);
+    }
+    return first;
 }
 
 int BufferListModel::bufferIndex(int row) const {
