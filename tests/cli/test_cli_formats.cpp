@@ -100,6 +100,15 @@ TEST_P(CliFormats, TheTextOutputSaysTheRankAndTheEarliestBuffer) {
         << r.out;
     EXPECT_NE(r.out.find("the divergence appears first on rank 1 at step 2"), std::string::npos)
         << r.out;
+    // Groups taken from the files are not the reference tree's "unexpected" set.
+    EXPECT_EQ(r.out.find("unexpected finding"), std::string::npos) << r.out;
+    const std::string groups = GetParam() == "npy" ? "head, layer1" : "layer1, head";
+    EXPECT_NE(r.out.find("No decision tree applies: the divergent groups (" + groups +
+                         ") are not in the schema's dataflow.\n  → Start at the earliest "
+                         "divergence in dump order, " +
+                         earliest() + " on rank 1"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST_P(CliFormats, AnExplicitLayoutReadsTheSameRuns) {

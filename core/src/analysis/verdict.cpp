@@ -285,6 +285,21 @@ Verdict decide(const Analysis& an) {
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);
     v.text = decisionText(v.decisionCase);
+    // The reference's tree knows the reference's groups only. Groups that come from the dumped
+    // files (no schema, no dataflow) are not "unexpected": the earliest divergence says where to
+    // start.
+    if (v.decisionCase == DecisionCase::unexpected && !v.rootCause.earliest.empty()) {
+        std::string groups;
+        for (const auto& g : v.divergedGroups)
+            groups += (groups.empty() ? "" : ", ") + g;
+        const auto& rc = v.rootCause;
+        v.text = "  No decision tree applies: the divergent groups (" + groups +
+                 ") are not in the schema's dataflow.\n  → Start at the earliest divergence in "
+                 "dump order, " +
+                 rc.earliest +
+                 (rc.earliestRank ? " on rank " + std::to_string(*rc.earliestRank) : "") +
+                 ", the first buffer written that differs.";
+    }
     v.exitCode = anyError ? 2 : anyDivergence ? 1 : 0;
     return v;
 }
