@@ -125,6 +125,20 @@ TEST_P(CliFormats, AnExplicitLayoutReadsTheSameRuns) {
               buffersOf(nlohmann::json::parse(found.out)));
 }
 
+TEST_P(CliFormats, ReadsTheRunsWithoutWritingAByteInThem) {
+    const fs::path dir = runs(GetParam());
+    const auto before = dumpscope::test::snapshotTree(dir);
+    dumpscope::test::TempDir out;
+    const ProcessResult r = cli(
+        {(dir / "a").string(), (dir / "b").string(), "--report", (out / "report.html").string()});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(dumpscope::test::snapshotTree(dir), before);
+    // The report shows the tensors by name, with the note on the earliest divergence.
+    const std::string html = dumpscope::test::readFile(out / "report.html");
+    EXPECT_NE(html.find("layer1.out"), std::string::npos);
+    EXPECT_NE(html.find("the earliest divergence in dump order"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryFormat, CliFormats,
                          ::testing::Values("torch", "safetensors", "npz", "npy"),
                          [](const auto& info) { return info.param; });
