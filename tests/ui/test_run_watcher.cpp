@@ -211,3 +211,21 @@ TEST(RunWatcher, AStepOfThousandsOfFilesWatchesABoundedNumber) {
     ASSERT_TRUE(waitUntil([&] { return changed.count() > 0; }));
     EXPECT_EQ(watcher.watchedFileCount(), 2) << "the newest step's files: step 1 in both runs";
 }
+
+TEST(RunWatcher, ANewStepInsideRankFoldersIsSeenAsItLands) {
+    TempDir dir;
+    test::writeRankedPair(dir.path(), 2, 1, [](int, int) { return false; });
+    Window w;
+    w.open(dir);
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_EQ(w.matrix().rowCount(), 1);
+    // Step 2 lands in rank0/ and rank1/ of both runs, the runs' own folders untouched: only a
+    // watch on the rank folders sees it.
+    for (const char* run : {"a", "b"})
+        for (int rank = 0; rank < 2; ++rank)
+            test::writeDump(
+                dir / run / ("rank" + std::to_string(rank)), 2, "h_q_logits",
+                std::vector<float>{1, std::string(run) == "b" && rank == 1 ? 3.f : 2.f});
+    ASSERT_TRUE(waitUntil([&] { return finishedWithRows(w, 2); }));
+    EXPECT_EQ(w.window.snapshot()->analysis->verdict.firstDivergentRank, 1u);
+}

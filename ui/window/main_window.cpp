@@ -210,6 +210,7 @@ void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& rerun
     m_cancelButton->show();
     m_statusLabel->setText(tr("Comparing…"));
     m_worker->start(analysisRequest(absolute));
+    m_watcher->setLayout(m_layout.toStdString());
     m_watcher->watch(absolute.runA, absolute.runB);
     updateActions();
 }

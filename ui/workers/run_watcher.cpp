@@ -86,20 +86,37 @@ void RunWatcher::list() {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
-    QSet<QString> newest;
+    QSet<QString> newest, folders;
     std::array<dumpscope::RunScan, 2> scans;
     for (int run : {0, 1}) {
         const QString& dir = run == 0 ? m_runA : m_runB;
-        const dumpscope::RunScan& scan = scans[run] = dumpscope::scanRun(dir.toStdString());
-        // A directory created after watch() started (the job had not made it yet).
-        if (scan.error.empty() && !m_fs.directories().contains(dir)) m_fs.addPath(dir);
+        const dumpscope::RunScan& scan = scans[run] =
+            dumpscope::scanRun(dir.toStdString(), {m_layout});
+        // Also a directory created after watch() started (the job had not made it yet).
+        if (QFileInfo(dir).isDir()) folders << dir;
         if (scan.files.empty()) continue;
         const std::uint64_t last = scan.files.rbegin()->first.step;
         for (auto it = scan.files.lower_bound({last, std::string(), 0});
-             it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it)
-            newest << QFile::decodeName(
-                QByteArray::fromStdString(scan.pathOf(it->second).string()));
+             it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it) {
+            const QString file =
+                QFile::decodeName(QByteArray::fromStdString(scan.pathOf(it->second).string()));
+            if (newest.contains(file)) continue; // a file holding several tensors
+            newest << file;
+            // The folders between the run and its newest files (rank<R>/, step_<N>/): the next
+            // step lands in them, not in the run's own folder.
+            for (QString up = QFileInfo(file).path();
+                 up.size() > dir.size() && !folders.contains(up); up = QFileInfo(up).path())
+                folders << up;
+        }
     }
+    const QStringList watchedFolders = m_fs.directories();
+    QStringList oldFolders, newFolders;
+    for (const QString& d : watchedFolders)
+        if (!folders.contains(d)) oldFolders << d;
+    for (const QString& d : std::as_const(folders))
+        if (!watchedFolders.contains(d)) newFolders << d;
+    if (!oldFolders.isEmpty()) m_fs.removePaths(oldFolders);
+    if (!newFolders.isEmpty()) m_fs.addPaths(newFolders);
     m_completion.observe(scans[0], scans[1], Clock::now());
     // Sets: comparing two lists of a step's files element by element was quadratic.
     const QStringList watchedList = m_fs.files();

@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <string>
+
 #include "dumpscope/step_completion.h"
 
 // Watches the two run directories of the open pair and says when step files changed and are
@@ -33,6 +35,8 @@ class RunWatcher : public QObject {
 
     // Starts watching a pair (forgetting the previous one); the current state is the baseline.
     void watch(const QString& runA, const QString& runB);
+    // How the runs' files are laid out (ScanOptions::layout), for the listings from now on.
+    void setLayout(const std::string& layout) { m_layout = layout; }
     void stop();
     bool isWatching() const { return !m_runA.isEmpty(); }
 
@@ -68,6 +72,7 @@ class RunWatcher : public QObject {
     QTimer m_timer;
     int m_debounceMs = 600;
     QString m_runA, m_runB;
+    std::string m_layout;
     dumpscope::StepCompletion m_completion;
     dumpscope::PairListing m_lastEmitted;
     bool m_paused = false;
