@@ -179,3 +179,19 @@ TEST(Layouts, ARanksViewAndTheStepByRankOverview) {
     EXPECT_EQ(cellSeverity(Status::diverge), cellSeverity(Status::length_mismatch));
     EXPECT_GT(cellSeverity(Status::only_in_a), cellSeverity(Status::equal));
 }
+
+TEST(Layouts, WithoutHeadersASelfDescribingFileIsListedAsOneFile) {
+    const fs::path run = test::testDataDir() / "formats" / "runs" / "torch" / "a";
+    const RunScan files = scanRun(run, ScanOptions{{}, false});
+    EXPECT_TRUE(files.error.empty()) << files.error;
+    EXPECT_EQ(keys(files), (std::vector<std::string>{
+                               "1/0/step_1.pt=rank0/step_1.pt", "1/1/step_1.pt=rank1/step_1.pt",
+                               "2/0/step_2.pt=rank0/step_2.pt", "2/1/step_2.pt=rank1/step_2.pt"}));
+    for (const auto& [key, file] : files.files) {
+        EXPECT_FALSE(file.location);
+        EXPECT_FALSE(file.described);
+        EXPECT_EQ(file.size, fs::file_size(run / file.fileName));
+    }
+    // Read, each file is its eight tensors.
+    EXPECT_EQ(scanRun(run).files.size(), 4u * 8);
+}

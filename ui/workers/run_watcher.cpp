@@ -91,7 +91,7 @@ void RunWatcher::list() {
     for (int run : {0, 1}) {
         const QString& dir = run == 0 ? m_runA : m_runB;
         const dumpscope::RunScan& scan = scans[run] =
-            dumpscope::scanRun(dir.toStdString(), {m_layout});
+            dumpscope::scanRun(dir.toStdString(), {m_layout, false}); // on the GUI thread
         // Also a directory created after watch() started (the job had not made it yet).
         if (QFileInfo(dir).isDir()) folders << dir;
         if (scan.files.empty()) continue;

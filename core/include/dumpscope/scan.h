@@ -54,6 +54,9 @@ struct DumpFile {
 // else a pattern of path segments with {rank}, {step}, {group}, {file} and {name}.
 struct ScanOptions {
     std::string layout;
+    // False: a self-describing file is listed as one file (its name, size and modification
+    // time), its header not read. What watching a run needs, as often as files change.
+    bool readHeaders = true;
 };
 
 // What a run directory holds. Non-regular entries named like dumps are never opened; they are

@@ -59,7 +59,7 @@ struct Entry {
 // The scan of one run: what is found lands in `scan`, numbered in dump order per step and rank.
 class Scanner {
   public:
-    explicit Scanner(RunScan& scan) : m_scan(scan) {}
+    Scanner(RunScan& scan, bool readHeaders) : m_scan(scan), m_readHeaders(readHeaders) {}
 
     // The entries of `dir` that `wanted` names, stat'ed through symlinks, sorted by name.
     // Entries that cannot be stat'ed or lead to something other than a regular file or a
@@ -138,6 +138,10 @@ class Scanner {
     void addContainer(std::uint64_t step, std::uint64_t rank, const std::string& base,
                       const std::string& group, const fs::path& path, const std::string& relative,
                       const struct stat& st) {
+        if (!m_readHeaders) {
+            addRaw(step, rank, base.empty() ? path.filename().string() : base, relative, st, group);
+            return;
+        }
         const detail::ContainerListing listing = detail::listContainer(path, relative);
         m_scan.warnings.insert(m_scan.warnings.end(), listing.warnings.begin(),
                                listing.warnings.end());
@@ -192,6 +196,7 @@ class Scanner {
     }
 
     RunScan& m_scan;
+    bool m_readHeaders;
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> m_next;
 };
 
@@ -359,7 +364,7 @@ RunScan scanRun(const fs::path& dir, const ScanOptions& options) {
         scan.error = dir.string() + ": not a directory";
         return scan;
     }
-    Scanner scanner(scan);
+    Scanner scanner(scan, options.readHeaders);
     if (!options.layout.empty()) {
         detail::LayoutPattern pattern;
         if (auto why = pattern.parse(options.layout); !why.empty()) {
