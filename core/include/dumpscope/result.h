@@ -79,6 +79,9 @@ struct BufferResult {
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)
+    // The buffers that fed it, by name at the same step and rank, as a capture recorded them
+    // (DumpFile::inputs); none when unknown.
+    std::optional<std::vector<std::string>> inputs;
 };
 
 struct GroupCell {

@@ -48,6 +48,13 @@ struct DumpFile {
     std::vector<std::uint64_t> shape;
     std::uint64_t order = 0; // dump order within the step and rank: the file's order of tensors
     std::string error;       // the file could not be listed: the buffer is an error, not absent
+    // From the run's fingerprint log (docs/reference/fingerprint.md), when it has one: the
+    // buffer's dsfp1 fingerprint, and the names of the captured buffers that fed it (same step
+    // and rank); no inputs when something that fed it was not captured, so that production
+    // order, not a missing record, decides whether it is a root.
+    std::optional<std::uint64_t> fingerprint;
+    std::optional<std::vector<std::string>> inputs;
+    bool fingerprintOnly = false; // the log has the buffer; no file of the run holds its bytes
 };
 
 // How a run's files are laid out. Empty: found by itself (see docs/reference/formats.md);
