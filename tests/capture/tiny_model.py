@@ -108,9 +108,9 @@ class Injection:
 
 
 def train(run_dir, mode, reference=None, inject_from_step=None, module="layers.1.mlp",
-          steps=6, seed=0, optimizer="adam", **capture_options):
-    """Trains steps steps, capturing into run_dir with mode (None: no capture); returns the
-    final parameters (name -> tensor)."""
+          steps=6, seed=0, optimizer="adam", capture_steps=None, **capture_options):
+    """Trains steps steps, capturing into run_dir with mode (None: no capture); capture_steps
+    is the Capture's steps= (the steps written in full); returns the final parameters."""
     from dumpscope_capture import Capture
 
     torch.manual_seed(seed)
@@ -125,6 +125,8 @@ def train(run_dir, mode, reference=None, inject_from_step=None, module="layers.1
         dict(model.named_modules())[module].register_forward_hook(injection)
     cap = None
     if mode is not None:
+        if capture_steps is not None:
+            capture_options["steps"] = capture_steps
         cap = Capture(run_dir, mode=mode, reference=reference, **capture_options)
         cap.watch(model)
     for step, batch in enumerate(batches(seed, steps)):
