@@ -19,7 +19,7 @@ import torch
 
 from . import hooks, safetensors
 from .errors import CaptureError, LogError
-from .fingerprint import to_hex
+from .fingerprint import DEFAULT_CHUNK_BYTES, to_hex
 from .logfile import FINGERPRINT, FORMAT, LOG_NAME, VERSION, LogReader, LogWriter
 from .records import StepRecords
 
@@ -62,12 +62,11 @@ class Capture:
     rank: the run's rank (default: torch.distributed's, when initialised); files go under
     rank<R>/. steps: the steps whose tensors may be written (full, auto); max_full_steps: in
     auto, how many divergent steps are written in full (None: all). overwrite: replace a
-    capture already in the directory. chunk_bytes: the fingerprint's piece size on the device
-    (default 64 MiB on CUDA, 8 MiB elsewhere).
+    capture already in the directory. chunk_bytes: the fingerprint's piece size on the device.
     """
 
     def __init__(self, run_dir, mode="full", reference=None, rank=_DEFAULT, steps=None,
-                 max_full_steps=1, overwrite=False, chunk_bytes=None):
+                 max_full_steps=1, overwrite=False, chunk_bytes=DEFAULT_CHUNK_BYTES):
         if mode not in MODES:
             raise ValueError("mode must be one of %s, not %r" % (", ".join(MODES), mode))
         if (mode == "auto") != (reference is not None):

@@ -19,15 +19,9 @@ C0 = 0x632BE59BD9B4E019
 M1 = 0xBF58476D1CE4E5B9
 M2 = 0x94D049BB133111EB
 
-# The default bound on one piece's bytes; a piece makes about four int64 temporaries of its
-# size while it is mixed. On a GPU each piece costs a dozen kernel launches, which bound the
-# rate when pieces are small, so pieces are larger there.
+# The default bound on one piece's bytes: 8 MiB of data makes about four int64 temporaries of
+# the same size while it is mixed.
 DEFAULT_CHUNK_BYTES = 8 << 20
-DEVICE_CHUNK_BYTES = {"cuda": 64 << 20}
-
-
-def default_chunk_bytes(device):
-    return DEVICE_CHUNK_BYTES.get(torch.device(device).type, DEFAULT_CHUNK_BYTES)
 
 if sys.byteorder != "little":  # the spec reads elements little-endian as stored
     raise ImportError("dumpscope_capture: the fingerprint needs a little-endian machine")
@@ -48,7 +42,7 @@ _key_cache = {}
 def _keys(start, n, device):
     base = _key_cache.get(device)
     if base is None or base.numel() < n:
-        size = max(n, default_chunk_bytes(device) // 8)
+        size = max(n, DEFAULT_CHUNK_BYTES // 8)
         base = torch.arange(size, dtype=torch.int64, device=device)
         base.mul_(_G).add_(_C0)
         _key_cache[device] = base
@@ -112,17 +106,14 @@ def _word_sum(b, start):
     return _mix_(z).sum()
 
 
-def fingerprint(t, chunk_bytes=None):
+def fingerprint(t, chunk_bytes=DEFAULT_CHUNK_BYTES):
     """dsfp1 of t's bytes in C order, as a 0-d int64 tensor on t's device (not synchronised).
 
     t is any strided tensor whose element type torch can view as bytes; it is never modified.
-    chunk_bytes bounds the piece of t mixed at a time (default: default_chunk_bytes(device)).
     """
     with torch.no_grad():
         t = t.detach()
         device = t.device
-        if chunk_bytes is None:
-            chunk_bytes = default_chunk_bytes(device)
         length = t.numel() * t.element_size()
         total = torch.zeros((), dtype=torch.int64, device=device)
         max_elems = max(1, (chunk_bytes // 8 * 8) // t.element_size())
@@ -150,7 +141,7 @@ def to_hex(value):
     return "%016x" % (int(value) & MASK64)
 
 
-def fingerprint_hex(t, chunk_bytes=None):
+def fingerprint_hex(t, chunk_bytes=DEFAULT_CHUNK_BYTES):
     """dsfp1 of t as 16 hex digits (synchronises: for one tensor at a time, tests and tools)."""
     from .dtypes import file_view
 
