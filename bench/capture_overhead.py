@@ -73,6 +73,7 @@ class GPT(nn.Module):
 
 
 def run(mode, run_dir, steps, device, reference=None):
+    """Trains steps steps, yielding each one's time (its cap.step() included)."""
     torch.manual_seed(0)
     model = GPT().to(device)
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
@@ -81,7 +82,6 @@ def run(mode, run_dir, steps, device, reference=None):
     cap = None
     if mode:
         cap = Capture(run_dir, mode=mode, reference=reference).watch(model)
-    times = []
     for step in range(steps):
         batch = torch.randint(0, VOCAB, (BATCH, SEQ + 1), generator=g).to(device)
         sync()
@@ -94,16 +94,16 @@ def run(mode, run_dir, steps, device, reference=None):
         if cap:
             cap.step(step, loss=loss)
         sync()
-        times.append(time.perf_counter() - t0)
+        yield time.perf_counter() - t0
     if cap:
         cap.close()
-    disk = sum(os.path.getsize(os.path.join(run_dir, f)) for f in os.listdir(run_dir)) if mode else 0
-    buffers = 0
-    if mode:
-        with open(os.path.join(run_dir, "dumpscope-fingerprints.jsonl")) as f:
-            f.readline()
-            buffers = len(json.loads(f.readline())["buffers"])
-    return times[2:], disk / steps, buffers  # the first steps warm the allocator up
+
+
+def disk_and_buffers(run_dir, steps):
+    disk = sum(os.path.getsize(os.path.join(run_dir, f)) for f in os.listdir(run_dir))
+    with open(os.path.join(run_dir, "dumpscope-fingerprints.jsonl")) as f:
+        f.readline()
+        return disk / steps, len(json.loads(f.readline())["buffers"])
 
 
 def main():
@@ -121,12 +121,21 @@ def main():
     torch.set_num_threads(a.threads)
     work = tempfile.mkdtemp(prefix="dumpscope-capture-bench-")
     try:
-        rows = []
-        for mode in (None, "hash", "full", "auto"):
-            ref = os.path.join(work, "hash") if mode == "auto" else None
-            times, disk, buffers = run(mode, os.path.join(work, mode or "none"), a.steps, a.device, ref)
-            rows.append((mode or "no capture", statistics.median(times), disk, buffers))
-        base = rows[0][1]
+        # auto's reference, written first; then the four runs a step each in turn, so that a
+        # change in the machine's load reaches them all alike.
+        for _ in run("hash", os.path.join(work, "reference"), a.steps, a.device):
+            pass
+        modes = [None, "hash", "full", "auto"]
+        runs = [run(m, os.path.join(work, m or "none"), a.steps, a.device,
+                    os.path.join(work, "reference") if m == "auto" else None) for m in modes]
+        times = [[] for _ in modes]
+        for _ in range(a.steps):
+            for t, r in zip(times, runs):
+                t.append(next(r))
+        for r in runs:
+            for _ in r:  # closes the captures
+                pass
+        base = statistics.median(times[0][2:])  # the first steps warm the allocator up
         params = sum(p.numel() for p in GPT().parameters())
         print("torch %s on %s (%d threads), %d-layer transformer, width %d (%.2f M parameters), "
               "batch %d x %d tokens, median of steps 2..%d" % (
@@ -134,10 +143,15 @@ def main():
                   a.steps - 1))
         print("| mode | buffers/step | step (ms) | overhead | disk/step |")
         print("|---|---|---|---|---|")
-        for mode, t, disk, buffers in rows:
-            print("| %s | %s | %.1f | %s | %s |" % (
-                mode, buffers or "-", t * 1e3, "-" if t is base else "%+.0f%%" % ((t / base - 1) * 100),
-                "-" if not disk else ("%.1f MB" % (disk / 1e6) if disk > 1e6 else "%.1f KB" % (disk / 1e3))))
+        for m, t in zip(modes, times):
+            med = statistics.median(t[2:])
+            if m is None:
+                print("| no capture | - | %.1f | - | - |" % (med * 1e3))
+                continue
+            disk, buffers = disk_and_buffers(os.path.join(work, m), a.steps)
+            size = "%.1f MB" % (disk / 1e6) if disk > 1e6 else "%.1f KB" % (disk / 1e3)
+            print("| %s | %d | %.1f | %+.0f%% | %s |" % (m, buffers, med * 1e3,
+                                                        (med / base - 1) * 100, size))
     finally:
         shutil.rmtree(work, True)
 
