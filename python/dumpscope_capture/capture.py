@@ -97,6 +97,7 @@ class Capture:
         self._expected = None  # the number the next step() is expected to carry
         self._full_steps = 0
         self._handles = []
+        self._watched = set()
         self._paused = 0
         self._closed = False
 
@@ -119,6 +120,10 @@ class Capture:
         name (TinyTransformer) when there is none.
         """
         self._check_open()
+        if id(module) in self._watched:
+            raise ValueError("watch(): this %s is already watched (its hooks would fire twice)"
+                             % type(module).__name__)
+        self._watched.add(id(module))
         root = prefix if prefix else type(module).__name__
 
         def name(qual):
@@ -178,7 +183,8 @@ class Capture:
         if not hooks.capturable(tensor):
             raise TypeError("record(%r): not a dense tensor: %r" % (name, type(tensor)))
         if self.active:
-            self._records.produced(tensor, self._records.add(name, tensor, None, self._keep_copies()))
+            index = self._records.add(name, tensor, None, self._keep_copies())
+            self._records.produced(tensor, index)
 
     @contextlib.contextmanager
     def paused(self):
@@ -205,7 +211,8 @@ class Capture:
             self._check_step(step)
             for key, t in tensors.items():
                 if not hooks.capturable(t):
-                    raise TypeError("step(%d, %s=...): not a dense tensor: %r" % (step, key, type(t)))
+                    raise TypeError("step(%d, %s=...): not a dense tensor: %r"
+                                    % (step, key, type(t)))
             for key, t in tensors.items():
                 self._records.add(key, t, None, self._keep_copies())
             records = self._records.records
@@ -257,7 +264,8 @@ class Capture:
                 raise CaptureError(
                     "%s: step %d is in steps= but its tensors were not kept: the capture "
                     "expected step %s; number the steps one after the other, or call "
-                    "cap.begin_step(%d) before its forward" % (self.log_path, step, self._expected, step))
+                    "cap.begin_step(%d) before its forward"
+                    % (self.log_path, step, self._expected, step))
             return True
         return self._differs_from_reference(step, records, fps) and \
             (self.steps is None or step in self.steps) and all(r.copy is not None for r in records)
@@ -280,7 +288,8 @@ class Capture:
                    for t, r, fp in zip(theirs, records, fps))
 
     def _write_tensors(self, step, records):
-        if any(r.copy is not None and r.copy.is_pinned() for r in records) and torch.cuda.is_available():
+        pinned = any(r.copy is not None and r.copy.is_pinned() for r in records)
+        if pinned and torch.cuda.is_available():
             torch.cuda.synchronize()  # the pinned copies were queued without waiting
         metadata = {"dumpscope.step": step, "dumpscope.writer": WRITER}
         for r in records:

@@ -98,7 +98,8 @@ def _pieces(t, max_elems):
 
 
 def _word_sum(b, start):
-    """Σ mix(w_i ^ (i·G + C0)) over the words of b (uint8, a multiple of 8 bytes), i from start."""
+    """Σ mix(w_i ^ (i·G + C0)) over the words of b (uint8, a multiple of 8 bytes), the first
+    word's index being start."""
     if b.storage_offset() % 8:
         b = b.clone()  # int64 views need an 8-byte aligned start
     w = b.view(torch.int64)

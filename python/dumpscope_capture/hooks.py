@@ -17,7 +17,8 @@ import torch
 
 from .dtypes import capturable
 
-FORWARD_KWARGS = "with_kwargs" in inspect.signature(torch.nn.Module.register_forward_hook).parameters
+_FORWARD_HOOK = inspect.signature(torch.nn.Module.register_forward_hook)
+FORWARD_KWARGS = "with_kwargs" in _FORWARD_HOOK.parameters
 POST_ACCUMULATE = hasattr(torch.Tensor, "register_post_accumulate_grad_hook")
 
 

@@ -51,26 +51,39 @@ def _is_fingerprint(v):
     return isinstance(v, str) and len(v) == 16 and all(c in "0123456789abcdef" for c in v)
 
 
+def _is_count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _buffer_problem(i, b, seen):
+    """What is wrong with buffer i of a step, or None."""
+    if not (isinstance(b, list) and len(b) == 5 and isinstance(b[0], str)):
+        return "buffer %d is not [name, dtype, shape, fingerprint, inputs]" % i
+    name, dtype, shape, fp, inputs = b
+    if name in seen:
+        return "buffer %d: the name %r appears twice in the step" % (i, name)
+    if not isinstance(dtype, str):
+        return "buffer %d (%s): the dtype is not a string" % (i, name)
+    if not (isinstance(shape, list) and all(_is_count(d) for d in shape)):
+        return "buffer %d (%s): the shape is not a list of non-negative integers" % (i, name)
+    if not _is_fingerprint(fp):
+        return "buffer %d (%s): the fingerprint %r is not 16 lowercase hex digits" % (i, name, fp)
+    if inputs is not None and not (
+        isinstance(inputs, list) and all(_is_count(j) and j < i for j in inputs)
+    ):
+        return "buffer %d (%s): inputs must be null or indices of earlier buffers" % (i, name)
+    return None
+
+
 def _check_buffers(path, line, buffers):
     if not isinstance(buffers, list):
         raise LogError(path, line, '"buffers" is not a list')
     seen = set()
     for i, b in enumerate(buffers):
-        if not (isinstance(b, list) and len(b) == 5 and isinstance(b[0], str)):
-            raise LogError(path, line, "buffer %d is not [name, dtype, shape, fingerprint, inputs]" % i)
-        name, dtype, shape, fp, inputs = b
-        if name in seen:
-            raise LogError(path, line, "buffer %d: the name %r appears twice in the step" % (i, name))
-        seen.add(name)
-        if not isinstance(dtype, str):
-            raise LogError(path, line, "buffer %d (%s): the dtype is not a string" % (i, name))
-        if not (isinstance(shape, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)):
-            raise LogError(path, line, "buffer %d (%s): the shape is not a list of non-negative integers" % (i, name))
-        if not _is_fingerprint(fp):
-            raise LogError(path, line, "buffer %d (%s): the fingerprint %r is not 16 lowercase hex digits" % (i, name, fp))
-        if inputs is not None:
-            if not (isinstance(inputs, list) and all(isinstance(j, int) and not isinstance(j, bool) and 0 <= j < i for j in inputs)):
-                raise LogError(path, line, "buffer %d (%s): inputs must be null or indices of earlier buffers" % (i, name))
+        problem = _buffer_problem(i, b, seen)
+        if problem:
+            raise LogError(path, line, problem)
+        seen.add(b[0])
 
 
 class LogReader:
@@ -82,12 +95,14 @@ class LogReader:
         try:
             f = open(self.path, "rb")
         except FileNotFoundError:
-            raise LogError(self.path, 0, "no fingerprint log here (is the reference run captured, and with this rank?)") from None
+            raise LogError(self.path, 0, "no fingerprint log here (is the reference run "
+                           "captured, and with this rank?)") from None
         with f:
             offset = 0
             for number, raw in enumerate(f, start=1):
                 if not raw.endswith(b"\n"):
-                    raise LogError(self.path, number, "the last line is cut short (no newline): the run was stopped mid-write")
+                    raise LogError(self.path, number, "the last line is cut short (no newline): "
+                                   "the run was stopped mid-write")
                 obj = self._parse(number, raw)
                 if number == 1:
                     self._check_header(obj)
@@ -109,16 +124,19 @@ class LogReader:
 
     def _check_header(self, h):
         if h.get("format") != FORMAT or h.get("version") != VERSION:
-            raise LogError(self.path, 1, "not a %s version %d header: %s" % (FORMAT, VERSION, _dumps(h)[:200]))
+            raise LogError(self.path, 1, "not a %s version %d header: %s"
+                           % (FORMAT, VERSION, _dumps(h)[:200]))
         if h.get("fingerprint") != FINGERPRINT:
-            raise LogError(self.path, 1, "fingerprint %r, this reader knows %r" % (h.get("fingerprint"), FINGERPRINT))
+            raise LogError(self.path, 1, "fingerprint %r, this reader knows %r"
+                           % (h.get("fingerprint"), FINGERPRINT))
 
     def _check_step(self, number, obj, offset, length):
         step = obj.get("step")
-        if not (isinstance(step, int) and not isinstance(step, bool) and step >= 0):
+        if not _is_count(step):
             raise LogError(self.path, number, '"step" is not a non-negative integer')
         if step in self.steps:
-            raise LogError(self.path, number, "step %d was already written at line %d" % (step, self.steps[step][0]))
+            raise LogError(self.path, number, "step %d was already written at line %d"
+                           % (step, self.steps[step][0]))
         f = obj.get("file")
         if f is not None and not isinstance(f, str):
             raise LogError(self.path, number, '"file" is neither a string nor null')

@@ -95,6 +95,10 @@ class Refusals(TempDirTest):
         with Capture(self.path("a"), mode="hash") as cap:
             with self.assertRaises(TypeError):
                 cap.step(0, loss=1.5)
+            model = small_model()
+            cap.watch(model)
+            with self.assertRaises(ValueError):
+                cap.watch(model)
         with self.assertRaises(CaptureError):
             cap.step(1)  # closed
 

@@ -2,10 +2,8 @@
 the full files against the log, each mode, the reference re-run at one step, and that the
 hooks change nothing in the training and keep no graph alive."""
 
-import gc
 import os
 import unittest
-import weakref
 
 import torch
 from torch import nn
@@ -46,7 +44,8 @@ class NamesOrderDataflow(TempDirTest):
         # Backward produces the head's gradients first and the embedding's last: not the
         # parameters' registration order.
         self.assertLess(grads.index("head.weight.grad"), grads.index("layers.1.mlp.up.weight.grad"))
-        self.assertLess(grads.index("layers.1.ln1.weight.grad"), grads.index("layers.0.mlp.down.weight.grad"))
+        self.assertLess(grads.index("layers.1.ln1.weight.grad"),
+                        grads.index("layers.0.mlp.down.weight.grad"))
         self.assertEqual(grads[-1], "embed.weight.grad")
         self.assertEqual(n[-1], "loss")
         self.assertEqual(self.at["layers.0.attn.q_proj.weight.grad"][1][1:3], ["f32", [32, 32]])
@@ -172,7 +171,8 @@ class Modes(TempDirTest):
         self.assertEqual(sorted(os.listdir(self.path("a2"))), [LOG, "step_3.safetensors"])
         self.assertIsNone(self.first_divergence("a", "a2"))
         _, steps = read_log(self.path("a2", LOG))
-        self.assertEqual([s["file"] for s in steps], [None] * 3 + ["step_3.safetensors"] + [None] * 2)
+        self.assertEqual([s["file"] for s in steps],
+                         [None] * 3 + ["step_3.safetensors"] + [None] * 2)
         tensors, _ = read_safetensors(self.path("a2", "step_3.safetensors"))
         for t, b in zip(tensors, steps[3]["buffers"]):
             self.assertEqual(reference_fp(t[3]), b[3])

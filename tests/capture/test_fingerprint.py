@@ -168,7 +168,8 @@ class WrittenTypes(unittest.TestCase):
         self.assertEqual(fingerprint_hex(c), reference_fp(tensor_bytes(c)))
 
     def test_known_types_keep_their_names(self):
-        self.assertEqual(names_of(file_view(torch.zeros(2, dtype=torch.bfloat16))), ("BF16", "bf16"))
+        bf16 = torch.zeros(2, dtype=torch.bfloat16)
+        self.assertEqual(names_of(file_view(bf16)), ("BF16", "bf16"))
         self.assertEqual(names_of(file_view(torch.zeros(2, dtype=torch.bool))), ("BOOL", "bool"))
         f8 = getattr(torch, "float8_e4m3fn", None)
         if f8 is not None:
