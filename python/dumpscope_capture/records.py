@@ -25,7 +25,10 @@ class Record:
 
 
 def _version(t):
-    return getattr(t, "_version", None)
+    try:
+        return t._version
+    except (AttributeError, RuntimeError):  # inference tensors keep no version counter
+        return None
 
 
 def host_copy(view):

@@ -113,6 +113,17 @@ class WhatTheHooksSee(TempDirTest):
         self.assertEqual(at["norm"][4], [0])
         self.assertIsNone(at["norm#2"][4])
 
+    def test_inference_mode(self):
+        lin, act = nn.Linear(3, 3), nn.Tanh()
+        with Capture(self.path("a"), mode="hash") as cap:
+            cap.watch(lin, prefix="lin")
+            cap.watch(act, prefix="act")
+            with torch.inference_mode():
+                act(lin(torch.ones(2, 3)))
+            cap.step(0)
+        at = {b[0]: b for b in step_of(self.path("a", LOG))["buffers"]}
+        self.assertEqual(at["act"][4], [0])
+
     def test_record_paused_and_full_copies_taken_at_hook_time(self):
         lin = nn.Linear(3, 3)
         x = torch.randn(2, 3)
