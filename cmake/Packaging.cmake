@@ -7,6 +7,11 @@ install(TARGETS dumpscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # user's own `--schema FILE`.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/schema/default_schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dumpscope)
+# The Python capture package (dumpscope_capture), for a trainer's PYTHONPATH:
+# <prefix>/share/dumpscope/python. It needs torch, which the package only suggests.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/dumpscope_capture
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/dumpscope/python
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 if(TARGET dumpscope)
     install(TARGETS dumpscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
     install(FILES ${PROJECT_SOURCE_DIR}/resources/dumpscope.desktop
@@ -48,4 +53,5 @@ if(TARGET dumpscope)
     list(APPEND _dumpscope_deb_depends "qt6-qpa-plugins" "libqt6svg6")
 endif()
 list(JOIN _dumpscope_deb_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-torch")
 include(CPack)

@@ -3,11 +3,13 @@
 # One `apt-get update` before the first install; through sudo when not root.
 set -euo pipefail
 
+# python3-torch: the capture package (python/dumpscope_capture) and its tests.
 packages=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           nlohmann-json3-dev zlib1g-dev libcli11-dev libxxhash-dev python3
-          libqt6svg6 desktop-file-utils dpkg-dev file clang-format)
+          libqt6svg6 desktop-file-utils dpkg-dev file clang-format
+          python3-torch)
 # Extra packages for a given purpose: `setup.sh gui-shot` adds what headless screenshots need.
 for extra in "$@"; do
     case "$extra" in

@@ -29,6 +29,19 @@ rc=0
     --schema "$prefix/share/dumpscope/default_schema.json" >"$work/verdict.txt" || rc=$?
 [ "$rc" = 1 ] || fail "installed dumpscope-cli on the demo pair exited $rc, expected 1"
 grep -q "ROOT CAUSE" "$work/verdict.txt" || fail "no ROOT CAUSE line from the installed CLI"
+# The capture package, importable from where it is installed; its fingerprint checked against
+# the spec's vector when torch is there.
+capture_py=share/dumpscope/python/dumpscope_capture
+for f in __init__.py capture.py fingerprint.py; do check_file "$capture_py/$f"; done
+[ ! -e "$prefix/$capture_py/__pycache__" ] || fail "$capture_py/__pycache__ installed"
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    fp=$(cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$prefix/share/dumpscope/python" \
+        /usr/bin/python3 -c "import torch; from dumpscope_capture import fingerprint_hex; print(fingerprint_hex(torch.tensor([1.0, 2.0, 3.0])))")
+    [ "$fp" = f1448d0b1b7c9725 ] || fail "the installed dumpscope_capture's fingerprint: '$fp'"
+    echo "installed dumpscope_capture imports and fingerprints"
+else
+    echo "torch not importable: the installed dumpscope_capture's import not checked"
+fi
 if [ "$gui" = ON ]; then
     check_file bin/dumpscope
     [ -x "$prefix/bin/dumpscope" ] || fail "bin/dumpscope is not executable"
@@ -64,6 +77,8 @@ dpkg-deb -c "$deb" >"$work/contents.txt"
 in_deb() { grep -q " \./usr/$1\$" "$work/contents.txt" || fail ".deb lacks /usr/$1"; }
 in_deb bin/dumpscope-cli
 in_deb share/dumpscope/default_schema.json
+in_deb share/dumpscope/python/dumpscope_capture/capture.py
+[ "$(dpkg-deb -f "$deb" Suggests)" = python3-torch ] || fail "Suggests field"
 if [ "$gui" = ON ]; then
     in_deb bin/dumpscope
     in_deb share/applications/dumpscope.desktop
