@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpscope/logged_fingerprint.h"
 #include "dumpscope/tensor_location.h"
 
 #include <filesystem>
@@ -16,8 +17,11 @@ struct BufferResult;
 struct BufferSource {
     std::filesystem::path path;                     // empty: the run has no such buffer
     std::shared_ptr<const TensorLocation> location; // null: the whole file is the buffer
+    // Set: the side is known by its fingerprint alone, and `path` is the log that records it.
+    std::shared_ptr<const LoggedFingerprint> logged;
 
     bool present() const { return !path.empty(); }
+    bool fingerprintOnly() const { return logged != nullptr; }
     // What messages call the buffer: the path, and the tensor's key when it has one.
     std::string displayName() const;
 };

@@ -7,24 +7,29 @@ namespace dumpscope {
 namespace {
 
 BufferSource sideOf(const std::filesystem::path& run, const BufferResult& buffer,
-                    const std::shared_ptr<const TensorLocation>& location, bool present) {
+                    const std::shared_ptr<const TensorLocation>& location,
+                    const std::shared_ptr<const LoggedFingerprint>& logged, bool present) {
     if (!present) return {};
-    return {run / (location ? location->file : buffer.fileName), location};
+    if (logged) return {run / logged->file, nullptr, logged};
+    return {run / (location ? location->file : buffer.fileName), location, nullptr};
 }
 
 } // namespace
 
 std::string BufferSource::displayName() const {
+    if (logged) return path.string() + " (fingerprint only)";
     if (!location || location->key.empty()) return path.string();
     return path.string() + " [" + location->key + "]";
 }
 
 BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer) {
-    return sideOf(analysis.runA, buffer, buffer.locationA, buffer.status != Status::only_in_b);
+    return sideOf(analysis.runA, buffer, buffer.locationA, buffer.loggedA,
+                  buffer.status != Status::only_in_b);
 }
 
 BufferSource sourceB(const Analysis& analysis, const BufferResult& buffer) {
-    return sideOf(analysis.runB, buffer, buffer.locationB, buffer.status != Status::only_in_a);
+    return sideOf(analysis.runB, buffer, buffer.locationB, buffer.loggedB,
+                  buffer.status != Status::only_in_a);
 }
 
 } // namespace dumpscope
