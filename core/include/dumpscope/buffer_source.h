@@ -18,7 +18,7 @@ struct BufferSource {
     std::filesystem::path path;                     // empty: the run has no such buffer
     std::shared_ptr<const TensorLocation> location; // null: the whole file is the buffer
     // Set: the side is known by its fingerprint alone, and `path` is the log that records it.
-    std::shared_ptr<const LoggedFingerprint> logged;
+    std::shared_ptr<const LoggedFingerprint> logged = nullptr;
 
     bool present() const { return !path.empty(); }
     bool fingerprintOnly() const { return logged != nullptr; }

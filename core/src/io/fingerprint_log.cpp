@@ -37,7 +37,7 @@ const json& field(const json& object, const char* key) {
     return *it;
 }
 
-std::string quoted(const std::string& s) {
+std::string jsonQuoted(const std::string& s) {
     return json(s).dump(-1, ' ', true, json::error_handler_t::replace);
 }
 
@@ -69,8 +69,8 @@ LoggedBuffer readBuffer(const json& entry, std::size_t index, std::set<std::stri
         throw Refusal{at + ": the name is not a non-empty string"};
     b.name = entry[0].get<std::string>();
     if (!names.insert(b.name).second)
-        throw Refusal{"buffer " + quoted(b.name) + " is written twice in the step"};
-    const std::string named = "buffer " + quoted(b.name);
+        throw Refusal{"buffer " + jsonQuoted(b.name) + " is written twice in the step"};
+    const std::string named = "buffer " + jsonQuoted(b.name);
     if (!entry[1].is_string() || entry[1].get<std::string>().empty())
         throw Refusal{named + ": the dtype is not a non-empty string"};
     b.typeName = entry[1].get<std::string>();
@@ -114,10 +114,10 @@ LoggedStep readStep(const json& line, std::size_t lineNo) {
         const fs::path p(s.file);
         // The file lies beside the log: a path out of the run is never opened on a log's word.
         if (p.is_absolute() || s.file.find('\\') != std::string::npos)
-            throw Refusal{"\"file\" " + quoted(s.file) + " is not a path relative to the log"};
+            throw Refusal{"\"file\" " + jsonQuoted(s.file) + " is not a path relative to the log"};
         for (const auto& part : p)
             if (part == "..")
-                throw Refusal{"\"file\" " + quoted(s.file) + " leads out of the log's folder"};
+                throw Refusal{"\"file\" " + jsonQuoted(s.file) + " leads out of the log's folder"};
     }
     const json& buffers = field(line, "buffers");
     if (!buffers.is_array()) throw Refusal{"\"buffers\" is not a list"};

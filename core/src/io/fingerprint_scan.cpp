@@ -6,6 +6,7 @@
 #include "io/regular_file.h"
 
 #include <cerrno>
+#include <cstring>
 #include <map>
 
 #include <sys/stat.h>
@@ -59,7 +60,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
     struct stat st {};
     if (statAnyLength(path, st) != 0) {
         if (errno != ENOENT)
-            scan.error = path.string() + ": cannot stat the fingerprint log: " + strerror(errno);
+            scan.error = path.string() + ": cannot stat the fingerprint log: " + std::strerror(errno);
         return;
     }
     std::string error;
