@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 
 namespace dumpscope {
 
@@ -25,6 +26,11 @@ struct BufferSource {
     // What messages call the buffer: the path, and the tensor's key when it has one.
     std::string displayName() const;
 };
+
+// For a buffer without element data (hasElementData): the capture call that writes its step's
+// full tensors in the run(s) that hold only its fingerprint, for the front ends to show:
+// `Capture("runs/b", mode="full", steps={3})`.
+std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer);
 
 // Run A's and run B's side of one buffer of `analysis`; not present when that run lacks it.
 BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer);

@@ -52,6 +52,11 @@ inline bool isOneSided(Status s) {
     return s == Status::only_in_a || s == Status::only_in_b;
 }
 
+struct BufferResult;
+// A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
+// fingerprint and has no element data, so statistics and element views do not exist for it.
+bool hasElementData(const BufferResult& b);
+
 struct NoiseFloor; // noise_floor.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files

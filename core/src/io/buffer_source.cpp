@@ -22,6 +22,22 @@ std::string BufferSource::displayName() const {
     return path.string() + " [" + location->key + "]";
 }
 
+bool hasElementData(const BufferResult& b) {
+    return !b.loggedA && !b.loggedB;
+}
+
+std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {
+    std::string call;
+    for (const auto& [run, logged] :
+         {std::pair{&analysis.runA, &buffer.loggedA}, std::pair{&analysis.runB, &buffer.loggedB}}) {
+        if (!*logged) continue;
+        if (!call.empty()) call += " and ";
+        call += "Capture(\"" + run->string() + "\", mode=\"full\", steps={" +
+                std::to_string(buffer.step) + "})";
+    }
+    return call;
+}
+
 BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer) {
     return sideOf(analysis.runA, buffer, buffer.locationA, buffer.loggedA,
                   buffer.status != Status::only_in_b);
