@@ -60,7 +60,8 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
     struct stat st {};
     if (statAnyLength(path, st) != 0) {
         if (errno != ENOENT)
-            scan.error = path.string() + ": cannot stat the fingerprint log: " + std::strerror(errno);
+            scan.error =
+                path.string() + ": cannot stat the fingerprint log: " + std::strerror(errno);
         return;
     }
     std::string error;
