@@ -272,3 +272,45 @@ TEST(FingerprintLog, AnotherTypeOrShapeThanTheLoggedOneIsADivergence) {
 }
 
 } // namespace
+
+namespace {
+
+// A watcher lists runs without reading headers: step files stay whole, logged steps without
+// files are still listed, and nothing is an error for want of a merge.
+TEST(FingerprintLog, AListingWithoutHeadersKeepsStepFilesWholeAndListsLoggedSteps) {
+    TempDir dir;
+    capture(dir / "a", CaptureMode::full, false);
+    capture(dir / "b", CaptureMode::hash, false);
+    dumpscope::ScanOptions options;
+    options.readHeaders = false;
+    const auto full = dumpscope::scanRun(dir / "a", options);
+    ASSERT_EQ(full.error, "");
+    ASSERT_EQ(full.files.size(), 3u);
+    for (const auto& [key, f] : full.files) {
+        EXPECT_EQ(f.fileName, "step_" + std::to_string(key.step) + ".safetensors");
+        EXPECT_EQ(f.error, "");
+        EXPECT_FALSE(f.fingerprintOnly);
+    }
+    const auto hash = dumpscope::scanRun(dir / "b", options);
+    ASSERT_EQ(hash.error, "");
+    EXPECT_EQ(hash.files.size(), 9u);
+}
+
+// Ranks that hold only their logs make a ranked run, each buffer under its own rank.
+TEST(FingerprintLog, RankFoldersHoldingOnlyLogsAreARankedRun) {
+    TempDir dir;
+    for (std::uint64_t rank : {0u, 1u}) {
+        Capture cap(dir / "a", {CaptureMode::hash, rank, "t"});
+        std::vector<float> x(4, static_cast<float>(rank));
+        cap.add("x", x.data(), {4});
+        cap.step(7);
+    }
+    const auto scan = dumpscope::scanRun(dir / "a");
+    ASSERT_EQ(scan.error, "");
+    EXPECT_TRUE(scan.ranked);
+    ASSERT_EQ(scan.files.size(), 2u);
+    EXPECT_EQ(scan.files.at({7, "x", 1}).fileName, "rank1/dumpscope-fingerprints.jsonl");
+    EXPECT_NE(scan.files.at({7, "x", 0}).fingerprint, scan.files.at({7, "x", 1}).fingerprint);
+}
+
+} // namespace
