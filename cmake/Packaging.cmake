@@ -12,6 +12,11 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/schema/default_schema.json
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/dumpscope_capture
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dumpscope/python
         FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+# The C++ capture for trainers: header-only, standard library and POSIX alone, so that a
+# trainer includes it without linking anything of dumpscope's.
+install(FILES ${PROJECT_SOURCE_DIR}/core/include/dumpscope/capture.h
+              ${PROJECT_SOURCE_DIR}/core/include/dumpscope/fingerprint.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dumpscope)
 if(TARGET dumpscope)
     install(TARGETS dumpscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
     install(FILES ${PROJECT_SOURCE_DIR}/resources/dumpscope.desktop

@@ -48,7 +48,8 @@ PlannedReads plannedReads(const std::string& runA, const std::string& runB,
             // A regular file (symlinks followed), stat'ed whatever the length of its path; a
             // tensor inside a file is its own bytes, not the file's.
             const BufferSource source = side == 0 ? sourceA(listed, b) : sourceB(listed, b);
-            if (!source.present()) continue;
+            // A fingerprint is not read: its path is the log, which holds every buffer.
+            if (!source.present() || source.fingerprintOnly()) continue;
             const auto file = fileIdentity(source.path);
             present[side] = file.has_value();
             if (file)

@@ -147,6 +147,12 @@ std::string bufferLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
+    // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
+    if (!hasElementData(b) && b.status == Status::equal)
+        return head + "EQUAL (" + std::to_string(s.nA) + " elements, by fingerprint)";
+    if (!hasElementData(b) && b.status == Status::diverge)
+        return head + "DIVERGE (" + std::string(kindName(b.kind)) +
+               ") fingerprints differ; no element data without full tensors";
     switch (b.status) {
     case Status::equal:
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, xxh3 " + hex64(s.hashA) + ")";

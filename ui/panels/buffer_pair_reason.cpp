@@ -14,9 +14,17 @@ const BufferResult* find(const std::shared_ptr<const Analysis>& analysis, int bu
     return nullptr;
 }
 
-QString noPairReason(const BufferResult* buffer) {
+QString noElementData(const Analysis& analysis, const BufferResult& buffer) {
+    if (hasElementData(buffer)) return {};
+    return QObject::tr("Only fingerprints of this buffer were captured, so its elements cannot be "
+                       "shown. Full tensors are needed: capture this step with %1.")
+        .arg(QString::fromStdString(fullTensorsCall(analysis, buffer)));
+}
+
+QString noPairReason(const Analysis* analysis, const BufferResult* buffer) {
     if (!buffer) return QObject::tr("Select a buffer to see where its differences sit.");
     if (buffer->pending) return QObject::tr("Not compared yet.");
+    if (analysis && !hasElementData(*buffer)) return noElementData(*analysis, *buffer);
     if (isError(buffer->status))
         return QObject::tr("No comparison: %1").arg(QString::fromStdString(buffer->error));
     if (isOneSided(buffer->status))

@@ -6,14 +6,17 @@
 
 #include <memory>
 
-// What the divergence map and the value heatmaps share about the buffer pair they read: why a
-// selected buffer has no pair to read (empty: it has one), and the key that says a newer
+// What the element views share about the buffer pair they read: why a selected buffer has no
+// pair to read (empty: it has one), and the key that says a newer
 // snapshot still names the same, unchanged pair (so a computed picture is kept).
 namespace buffer_pair {
 
 const dumpscope::BufferResult* find(const std::shared_ptr<const dumpscope::Analysis>& analysis,
                                     int bufferIndex);
-QString noPairReason(const dumpscope::BufferResult* buffer);
+QString noPairReason(const dumpscope::Analysis* analysis, const dumpscope::BufferResult* buffer);
+// Every element view's one message for a buffer compared by fingerprints alone: its elements need
+// full tensors, and the capture call that writes them. Empty when the buffer has element data.
+QString noElementData(const dumpscope::Analysis& analysis, const dumpscope::BufferResult& buffer);
 QString key(const dumpscope::Analysis& analysis, const dumpscope::BufferResult& buffer);
 
 } // namespace buffer_pair

@@ -42,7 +42,7 @@ void DivergenceMapPanel::setMarkedElement(std::optional<quint64> element) {
 
 void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
     const BufferResult* buffer = buffer_pair::find(analysis, bufferIndex);
-    QString message = buffer_pair::noPairReason(buffer);
+    QString message = buffer_pair::noPairReason(analysis.get(), buffer);
     if (message.isEmpty() && buffer->stats.nDiff == 0)
         message = tr("No differences in this buffer.");
     if (!message.isEmpty()) {

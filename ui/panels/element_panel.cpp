@@ -1,5 +1,7 @@
 #include "panels/element_panel.h"
 
+#include "panels/buffer_pair_reason.h"
+
 #include "models/element_table_model.h"
 #include "panels/histogram_panel.h"
 #include "widgets/differing_suffix_delegate.h"
@@ -193,7 +195,10 @@ void ElementPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int buffe
     m_status->clear();
 
     QStringList errors;
-    if (buffer) {
+    // Compared by fingerprints: no side is opened (a fingerprint's path is the log).
+    if (buffer && !hasElementData(*buffer))
+        errors << buffer_pair::noElementData(*m_analysis, *buffer);
+    else if (buffer) {
         auto open = [&](const BufferSource& side) {
             std::shared_ptr<BufferView> view;
             if (!side.present()) return view;

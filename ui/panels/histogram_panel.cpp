@@ -1,5 +1,7 @@
 #include "panels/histogram_panel.h"
 
+#include "panels/buffer_pair_reason.h"
+
 #include "dumpscope/chart_axis.h"
 #include "dumpscope/diff_index.h"
 
@@ -169,6 +171,8 @@ void HistogramPanel::rebuild() {
     } else if (isOneSided(buffer->status)) {
         empty = buffer->status == Status::only_in_a ? tr("Only in run A: nothing to compare.")
                                                     : tr("Only in run B: nothing to compare.");
+    } else if (!hasElementData(*buffer)) {
+        empty = buffer_pair::noElementData(*m_analysis, *buffer);
     } else if (buffer->stats.nDiff == 0) {
         empty = buffer->status == Status::length_mismatch
                     ? tr("The common elements are equal; only the lengths differ (%1 vs %2).")

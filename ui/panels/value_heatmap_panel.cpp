@@ -44,7 +44,7 @@ void ValueHeatmapPanel::setMarkedElement(std::optional<quint64> element) {
 
 void ValueHeatmapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int bufferIndex) {
     const BufferResult* buffer = buffer_pair::find(analysis, bufferIndex);
-    QString message = buffer_pair::noPairReason(buffer);
+    QString message = buffer_pair::noPairReason(analysis.get(), buffer);
     // Values are worth seeing in an equal buffer too; only the shape decides.
     if (message.isEmpty() && buffer->shape.size() < 2)
         message = tr("%1 is flat (%2 elements, no shape of two or more dimensions): no heatmaps. "

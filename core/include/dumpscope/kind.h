@@ -12,7 +12,9 @@ namespace dumpscope {
 // What kind of divergence a buffer pair shows; the kind names the class of kernel bug.
 // Declared from most to least severe.
 enum class Kind {
-    length_mismatch,  // the two dumps have different lengths
+    length_mismatch, // the two dumps have different lengths
+    // The bytes differ, known from a capture's fingerprints alone: no element data to tell how.
+    fingerprint_only,
     nan_inf_mismatch, // NaN or Inf on one side only
     discrete,         // integer element types differ
     permuted,         // the same multiset of values in another order

@@ -3,6 +3,7 @@
 #include "dumpscope/chunked_vector.h"
 #include "dumpscope/dtype.h"
 #include "dumpscope/kind.h"
+#include "dumpscope/logged_fingerprint.h"
 #include "dumpscope/schema.h"
 #include "dumpscope/stats.h"
 #include "dumpscope/tensor_location.h"
@@ -51,6 +52,11 @@ inline bool isOneSided(Status s) {
     return s == Status::only_in_a || s == Status::only_in_b;
 }
 
+struct BufferResult;
+// A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
+// fingerprint and has no element data, so statistics and element views do not exist for it.
+bool hasElementData(const BufferResult& b);
+
 struct NoiseFloor; // noise_floor.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
@@ -67,6 +73,8 @@ struct BufferResult {
     // length, another view of its storage); null for a raw dump, the whole file.
     std::string fileName;
     std::shared_ptr<const TensorLocation> locationA, locationB;
+    // A side known from its run's capture log alone (no bytes): its fingerprint; else null.
+    std::shared_ptr<const LoggedFingerprint> loggedA, loggedB;
     std::optional<std::uint64_t> rank; // the rank's directory number; none without ranks
     // Where it was dumped within its step and rank: the order of the keys in its file, files
     // in name order. Schema order groups buffers; this is the order they were written.

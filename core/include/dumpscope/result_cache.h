@@ -55,8 +55,10 @@ class ResultCache {
     void clear();
 
   private:
+    // Both sides' device and inode, then what tells a buffer apart within its file, then whether
+    // each side is known by its fingerprint alone.
     using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::string,
-                           std::string>;
+                           std::string, bool, bool>;
     struct Entry {
         std::optional<FileIdentity> a, b; // nullopt: that side is absent (a one-sided buffer)
         DType dtype = DType::u8;

@@ -35,8 +35,19 @@ std::string inferredGroup(const DumpFile& f) {
     return kTensorsGroup;
 }
 
+// The side that describes the pair: run A's, unless run B's holds bytes and A's only a
+// fingerprint, so that the bytes' own type and shape are the ones read and compared.
 const DumpFile& either(const FilePair& pair) {
+    if (pair.first && pair.second && pair.first->fingerprintOnly && !pair.second->fingerprintOnly)
+        return *pair.second;
     return pair.first ? *pair.first : *pair.second;
+}
+
+// A side known from its run's capture log alone, as the compare reads it; null otherwise.
+std::shared_ptr<const LoggedFingerprint> loggedSide(const DumpFile* f) {
+    if (!f || !f->fingerprintOnly || !f->fingerprint) return nullptr;
+    return std::make_shared<const LoggedFingerprint>(
+        LoggedFingerprint{f->fileName, *f->fingerprint, f->typeName, f->shape});
 }
 
 // The schema the analysis reads with: the given one, plus a group for each self-describing
@@ -183,9 +194,15 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                                           : Status::equal;
                 if (pair.first) r.locationA = pair.first->location;
                 if (pair.second) r.locationB = pair.second->location;
+                r.loggedA = loggedSide(pair.first);
+                r.loggedB = loggedSide(pair.second);
+                r.inputs = pair.first && pair.first->inputs ? pair.first->inputs
+                           : pair.second                    ? pair.second->inputs
+                                                            : std::nullopt;
                 auto wanted = options.shapes.find(name);
                 if (f.described && wanted == options.shapes.end()) {
-                    if (f.shape.size() >= 2) r.shape = f.shape;
+                    // Against a fingerprint the whole shape is compared, one dimension too.
+                    if (f.shape.size() >= 2 || r.loggedA || r.loggedB) r.shape = f.shape;
                 } else {
                     const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
                     auto shape = resolveShape(spec, schema, lengthOf, f.size / dtypeSize(dtype));
@@ -196,8 +213,10 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 // runs' headers disagree on the element type.
                 for (const DumpFile* side : {pair.first, pair.second})
                     if (side && !side->error.empty() && r.error.empty()) r.error = side->error;
+                // Against a fingerprint another type is a divergence, as the log's page says.
                 if (r.error.empty() && pair.first && pair.second && pair.first->described &&
-                    pair.second->described && pair.first->dtype != pair.second->dtype)
+                    pair.second->described && !r.loggedA && !r.loggedB &&
+                    pair.first->dtype != pair.second->dtype)
                     r.error = an.runB.string() + "/" + pair.second->fileName + ": tensor \"" +
                               name + "\" is " + pair.second->typeName + " in run B but " +
                               pair.first->typeName + " in run A; not compared";
@@ -291,6 +310,9 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.fileName = std::move(slot.fileName);
             r.locationA = std::move(slot.locationA);
             r.locationB = std::move(slot.locationB);
+            r.loggedA = std::move(slot.loggedA);
+            r.loggedB = std::move(slot.loggedB);
+            r.inputs = std::move(slot.inputs);
             r.rank = slot.rank;
             r.dumpOrder = slot.dumpOrder;
             r.pending = false;

@@ -58,6 +58,10 @@ MapGrid::cellOfElement(std::uint64_t index) const {
 namespace map_pass {
 
 std::string open(const BufferSource& a, const BufferSource& b, DType dtype, Pair& pair) {
+    // A side known by its fingerprint has no elements: its path is the log, never read as one.
+    for (const BufferSource* side : {&a, &b})
+        if (side->fingerprintOnly())
+            return side->displayName() + ": only the fingerprint was captured; no elements to map";
     if (!pair.a.open(a, dtype)) return pair.a.error();
     if (!pair.b.open(b, dtype)) return pair.b.error();
     if (auto e = wholeElements(pair.a, dtype); !e.empty()) return e;

@@ -1,5 +1,6 @@
 // Compares one pair of dump files in bounded chunks: never more than two chunk buffers in
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
+#include "compare/compare_fingerprint.h"
 #include "dumpscope/analyze.h"
 #include "dumpscope/shape.h"
 #include "io/source_reader.h"
@@ -45,6 +46,10 @@ BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
     BufferResult r;
     r.dtype = dtype;
     r.status = sideA ? Status::only_in_a : Status::only_in_b;
+    if (side.logged) {
+        (sideA ? r.stats.nA : r.stats.nB) = detail::loggedCount(*side.logged);
+        return r;
+    }
     detail::SourceReader f;
     if (auto err = openSide(f, side, dtype); !err.empty()) {
         r.status = Status::error;
@@ -66,6 +71,8 @@ BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType 
                             const CompareOptions& options) {
     if (!a.present()) return oneSided(b, dtype, false);
     if (!b.present()) return oneSided(a, dtype, true);
+    if (a.fingerprintOnly() || b.fingerprintOnly())
+        return detail::compareFingerprints(a, b, dtype, options);
 
     BufferResult r;
     r.dtype = dtype;

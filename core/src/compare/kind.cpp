@@ -10,6 +10,8 @@ std::string_view kindName(Kind k) {
     switch (k) {
     case Kind::length_mismatch:
         return "length_mismatch";
+    case Kind::fingerprint_only:
+        return "fingerprint_only";
     case Kind::nan_inf_mismatch:
         return "nan_inf_mismatch";
     case Kind::discrete:
@@ -90,6 +92,10 @@ std::string kindSuggestion(Kind k, const std::string& b) {
         return b +
                " has different lengths in the two runs: the dump itself differs (shape, batch size "
                "or a truncated write), compare the code paths that size it.";
+    case Kind::fingerprint_only:
+        return b + " differs, known from the capture's fingerprints alone: capture this step in "
+                   "full in both runs (mode=\"full\") to see its elements and the kind of "
+                   "divergence.";
     case Kind::nan_inf_mismatch:
         return "NaN or Inf on one side only in " + b +
                ": an overflow or division by zero that depends on "

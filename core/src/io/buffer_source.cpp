@@ -7,24 +7,45 @@ namespace dumpscope {
 namespace {
 
 BufferSource sideOf(const std::filesystem::path& run, const BufferResult& buffer,
-                    const std::shared_ptr<const TensorLocation>& location, bool present) {
+                    const std::shared_ptr<const TensorLocation>& location,
+                    const std::shared_ptr<const LoggedFingerprint>& logged, bool present) {
     if (!present) return {};
-    return {run / (location ? location->file : buffer.fileName), location};
+    if (logged) return {run / logged->file, nullptr, logged};
+    return {run / (location ? location->file : buffer.fileName), location, nullptr};
 }
 
 } // namespace
 
 std::string BufferSource::displayName() const {
+    if (logged) return path.string() + " (fingerprint only)";
     if (!location || location->key.empty()) return path.string();
     return path.string() + " [" + location->key + "]";
 }
 
+bool hasElementData(const BufferResult& b) {
+    return !b.loggedA && !b.loggedB;
+}
+
+std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {
+    std::string call;
+    for (const auto& [run, logged] :
+         {std::pair{&analysis.runA, &buffer.loggedA}, std::pair{&analysis.runB, &buffer.loggedB}}) {
+        if (!*logged) continue;
+        if (!call.empty()) call += " and ";
+        call += "Capture(\"" + run->string() + "\", mode=\"full\", steps={" +
+                std::to_string(buffer.step) + "})";
+    }
+    return call;
+}
+
 BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer) {
-    return sideOf(analysis.runA, buffer, buffer.locationA, buffer.status != Status::only_in_b);
+    return sideOf(analysis.runA, buffer, buffer.locationA, buffer.loggedA,
+                  buffer.status != Status::only_in_b);
 }
 
 BufferSource sourceB(const Analysis& analysis, const BufferResult& buffer) {
-    return sideOf(analysis.runB, buffer, buffer.locationB, buffer.status != Status::only_in_a);
+    return sideOf(analysis.runB, buffer, buffer.locationB, buffer.loggedB,
+                  buffer.status != Status::only_in_a);
 }
 
 } // namespace dumpscope

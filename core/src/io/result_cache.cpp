@@ -1,5 +1,6 @@
 #include "dumpscope/result_cache.h"
 
+#include "dumpscope/fingerprint.h"
 #include "io/regular_file.h"
 
 #include <sys/stat.h>
@@ -27,6 +28,23 @@ bool ResultCache::sameInputs(const Entry& e, const std::optional<FileIdentity>& 
            x.rtol == y.rtol && x.ulp == y.ulp;
 }
 
+namespace {
+
+// What tells apart the buffers of one file: a tensor's key; for a side known by its fingerprint,
+// everything its result depends on (the fingerprint, type and shape), kept apart from keys by
+// the Key's flags, so that a byte result is never returned for a fingerprint pair.
+std::string sideKey(const BufferSource& side) {
+    if (side.logged) {
+        std::string key = fingerprintHex(side.logged->fingerprint) + " " + side.logged->typeName;
+        for (std::uint64_t d : side.logged->shape)
+            key += " " + std::to_string(d);
+        return key;
+    }
+    return side.location ? side.location->key : std::string();
+}
+
+} // namespace
+
 BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dtype,
                                   const CompareOptions& options) {
     return compare(BufferSource{a, nullptr}, BufferSource{b, nullptr}, dtype, options);
@@ -34,18 +52,18 @@ BufferResult ResultCache::compare(const fs::path& a, const fs::path& b, DType dt
 
 BufferResult ResultCache::compare(const BufferSource& sideA, const BufferSource& sideB, DType dtype,
                                   const CompareOptions& options) {
-    const fs::path &a = sideA.path, &b = sideB.path;
+    // A side known by its fingerprint is identified by what the log says of it, not by the
+    // log file, which holds every buffer of the run and grows with each step.
+    const fs::path a = sideA.fingerprintOnly() ? fs::path() : sideA.path;
+    const fs::path b = sideB.fingerprintOnly() ? fs::path() : sideB.path;
     const auto idA = a.empty() ? std::nullopt : fileIdentity(a);
     const auto idB = b.empty() ? std::nullopt : fileIdentity(b);
     const std::uint64_t nFiles = (a.empty() ? 0 : 1) + (b.empty() ? 0 : 1);
     // A side that should exist but cannot be stat'ed is compared (and reported) every time.
     const bool cacheable = (a.empty() || idA) && (b.empty() || idB);
-    const Key key{idA ? idA->device : 0,
-                  idA ? idA->inode : 0,
-                  idB ? idB->device : 0,
-                  idB ? idB->inode : 0,
-                  sideA.location ? sideA.location->key : std::string(),
-                  sideB.location ? sideB.location->key : std::string()};
+    const Key key{idA ? idA->device : 0,   idA ? idA->inode : 0,   idB ? idB->device : 0,
+                  idB ? idB->inode : 0,    sideKey(sideA),         sideKey(sideB),
+                  sideA.fingerprintOnly(), sideB.fingerprintOnly()};
     if (cacheable) {
         std::lock_guard lock(m_mutex);
         if (auto it = m_entries.find(key);

@@ -1,6 +1,7 @@
 #include "dumpscope/scan.h"
 
 #include "formats/container.h"
+#include "io/fingerprint_log.h"
 #include "io/layout_pattern.h"
 #include "io/regular_file.h"
 
@@ -384,9 +385,18 @@ RunScan scanRun(const fs::path& dir, const ScanOptions& options) {
                     if (auto r = numbered(e.name, "rank")) ranks.emplace_back(*r, e.name);
             std::sort(ranks.begin(), ranks.end());
             scan.ranked = !ranks.empty();
-            if (!scan.ranked) scanRoot(scanner, scan, dir, {}, 0);
-            for (const auto& [rank, name] : ranks)
+            // Each folder's capture log, read after its files, which it describes.
+            if (!scan.ranked) {
+                scanRoot(scanner, scan, dir, {}, 0);
+                if (scan.error.empty())
+                    detail::addFingerprintLog(scan, dir, {}, 0, options.readHeaders);
+            }
+            for (const auto& [rank, name] : ranks) {
                 scanRoot(scanner, scan, dir / name, name + "/", rank);
+                if (scan.error.empty())
+                    detail::addFingerprintLog(scan, dir / name, name + "/", rank,
+                                              options.readHeaders);
+            }
         }
     }
     if (!scan.error.empty()) {

@@ -3,6 +3,8 @@
 // "-inf", and every string from outside (paths, names, messages) goes through validUtf8, which
 // shows bytes that are not UTF-8 as the text "\xNN".
 
+#include "dumpscope/buffer_source.h"
+#include "dumpscope/fingerprint.h"
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
@@ -104,8 +106,14 @@ bool compared(const BufferResult& b) {
     return !b.pending && !isOneSided(b.status) && !isError(b.status);
 }
 
-Json buffer(const BufferResult& b, const NoiseFloor* floor) {
+Json loggedFingerprint(const std::shared_ptr<const LoggedFingerprint>& side) {
+    return side ? Json(fingerprintHex(side->fingerprint)) : Json(nullptr);
+}
+
+Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* floor) {
     const auto& s = b.stats;
+    // Compared by fingerprint: no element was read, so no count of differing ones, and no hash.
+    const bool elements = hasElementData(b);
     // A buffer read over a noise floor carries its magnitudes against the floor's, so a
     // within_floor buffer hides nothing.
     Json againstFloor = nullptr;
@@ -120,7 +128,7 @@ Json buffer(const BufferResult& b, const NoiseFloor* floor) {
             {"kind", compared(b) ? Json(kindName(b.kind)) : Json(nullptr)},
             {"n_a", s.nA},
             {"n_b", s.nB},
-            {"n_diff", s.nDiff},
+            {"n_diff", elements ? Json(s.nDiff) : Json(nullptr)},
             {"first_diff", optionalIndex(s.firstDiff)},
             {"last_diff", optionalIndex(s.lastDiff)},
             {"max_abs_delta", number(s.maxAbsDelta)},
@@ -134,8 +142,11 @@ Json buffer(const BufferResult& b, const NoiseFloor* floor) {
             {"inf_b", s.infB},
             {"signed_zero_diffs", s.signedZeroDiffs},
             // Only a compared pair hashes its sides; a side never read has no hash, not zero.
-            {"hash_a", compared(b) ? Json(report::hex16(s.hashA)) : Json(nullptr)},
-            {"hash_b", compared(b) ? Json(report::hex16(s.hashB)) : Json(nullptr)},
+            {"hash_a", compared(b) && elements ? Json(report::hex16(s.hashA)) : Json(nullptr)},
+            {"hash_b", compared(b) && elements ? Json(report::hex16(s.hashB)) : Json(nullptr)},
+            {"fingerprint_a", loggedFingerprint(b.loggedA)},
+            {"fingerprint_b", loggedFingerprint(b.loggedB)},
+            {"full_tensors_call", elements ? Json(nullptr) : Json(fullTensorsCall(analysis, b))},
             {"error", nullIfEmpty(b.error)},
             {"shape", b.shape.empty() ? Json(nullptr) : Json(b.shape)},
             {"shape_error", nullIfEmpty(b.shapeError)},
@@ -152,7 +163,7 @@ Json stepJson(const Analysis& analysis, const StepResult& step) {
         Json buffers = Json::array();
         for (std::size_t i : cell.buffers)
             if (i < analysis.buffers.size())
-                buffers.push_back(buffer(analysis.buffers[i], analysis.noiseFloor.get()));
+                buffers.push_back(buffer(analysis, analysis.buffers[i], analysis.noiseFloor.get()));
         groups.push_back({{"id", validUtf8(cell.group)},
                           {"status", statusName(cell.status)},
                           {"n_divergent", cell.nDivergent},

@@ -1,5 +1,6 @@
 #include "report/report_map.h"
 
+#include "dumpscope/buffer_source.h"
 #include "dumpscope/divergence_map.h"
 
 #include "report/report_svg.h"
@@ -40,6 +41,9 @@ std::string legend(const DivergenceMap& m) {
 
 std::string htmlDivergenceMap(const Analysis& analysis, const BufferResult& b, MapBudget& budget) {
     if (budget.maps == 0) return "";
+    if (!hasElementData(b))
+        return "<p class=\"note\">No divergence map: known by fingerprints alone; " +
+               htmlEscape(fullTensorsCall(analysis, b)) + " writes the full tensors.</p>\n";
     const std::uint64_t bytes = (b.stats.nA + b.stats.nB) * dtypeSize(b.dtype);
     if (bytes > budget.bytes)
         return "<p class=\"note\">No divergence map: its files would take the maps past the " +
