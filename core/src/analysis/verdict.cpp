@@ -301,14 +301,10 @@ Verdict decide(const Analysis& an) {
                  ", the first buffer written that differs.";
     }
     // Buffers that could not be read leave the runs unjudged, never "matching".
-    if (anyError && !anyDivergence) {
-        const auto errors = std::count_if(an.buffers.begin(), an.buffers.end(), [](const auto& b) {
-            return !b.pending && isError(b.status);
-        });
-        v.text = "Not judged: " + std::to_string(errors) +
-                 " buffer(s) could not be read (a file refused or unreadable, named in its "
-                 "error); every buffer that was read matches.";
-    }
+    // (No count: the verdict is decided again only when a result can change the decision.)
+    if (anyError && !anyDivergence)
+        v.text = "Not judged: some buffers could not be read (a file refused or unreadable, "
+                 "named in its error); every buffer that was read matches.";
     v.exitCode = anyError ? 2 : anyDivergence ? 1 : 0;
     return v;
 }
