@@ -158,18 +158,18 @@ inline std::vector<Case> torchCases(const std::string& file) {
     auto withPickle = [&](const std::string& what, const std::string& p) {
         out.push_back({"torch " + what, file, good, torchSave(p, {{"0", data}})});
     };
-    for (const auto& [module, name] : std::vector<std::pair<std::string, std::string>>{
-             {"os", "system"},
-             {"posix", "system"},
-             {"builtins", "eval"},
-             {"__builtin__", "eval"},
-             {"subprocess", "Popen"},
-             {"torch._utils", "_rebuild_qtensor"},
-             {"torch._utils", "_rebuild_from_type_v2"},
-             {"torch", "load"}})
-        withPickle("global " + module + "." + name,
-                   std::string("\x80\x02", 2) + pkl::global(module, name) + pkl::text("id") +
-                       "\x85R.");
+    for (const auto& [module, name] :
+         std::vector<std::pair<std::string, std::string>>{{"os", "system"},
+                                                          {"posix", "system"},
+                                                          {"builtins", "eval"},
+                                                          {"__builtin__", "eval"},
+                                                          {"subprocess", "Popen"},
+                                                          {"torch._utils", "_rebuild_qtensor"},
+                                                          {"torch._utils", "_rebuild_from_type_v2"},
+                                                          {"torch", "load"}})
+        withPickle("global " + module + "." + name, std::string("\x80\x02", 2) +
+                                                        pkl::global(module, name) +
+                                                        pkl::text("id") + "\x85R.");
     withPickle("REDUCE of a storage type",
                std::string("\x80\x02", 2) + pkl::global("torch", "FloatStorage") + ")R.");
     withPickle("INST", "\x80\x02(ios\nsystem\n.");
@@ -177,8 +177,8 @@ inline std::vector<Case> torchCases(const std::string& file) {
     withPickle("PERSID", "\x80\x02P0\n.");
     withPickle("EXT1", "\x80\x02\x82\x01.");
     withPickle("protocol 0", "(lp0\nI1\na.");
-    withPickle("BUILD on a tensor", std::string("\x80\x02", 2) +
-                                        pkl::tensor("0", 4, 0, {4}, {1}) + "}b.");
+    withPickle("BUILD on a tensor",
+               std::string("\x80\x02", 2) + pkl::tensor("0", 4, 0, {4}, {1}) + "}b.");
     withPickle("deep nesting", std::string("\x80\x02", 2) + std::string(300, '(') + ")" +
                                    std::string(300, 't') + ".");
     withPickle("objects left on the stack",
@@ -199,18 +199,17 @@ inline std::vector<Case> torchCases(const std::string& file) {
                    zip({{"archive/data.pkl", pickle, false},
                         {"archive/byteorder", "big", false},
                         {"archive/data/0", data, false}})});
-    out.push_back({"torch without data.pkl", file, good,
-                   zip({{"archive/data/0", data, false}})});
-    out.push_back({"torch legacy", file, good,
-                   std::string("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14) +
-                       "garbage"});
+    out.push_back({"torch without data.pkl", file, good, zip({{"archive/data/0", data, false}})});
+    out.push_back(
+        {"torch legacy", file, good,
+         std::string("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14) + "garbage"});
     return out;
 }
 
 inline std::vector<Case> allCases() {
     std::vector<Case> all;
-    for (auto part : {npyCases("step_1_x.npy"), safetensorsCases(), npzCases(false),
-                      npzCases(true), torchCases("step_1.pt"),
+    for (auto part : {npyCases("step_1_x.npy"), safetensorsCases(), npzCases(false), npzCases(true),
+                      torchCases("step_1.pt"),
                       // Claimed by their magic under a raw dump's name.
                       npyCases("step_1_x.bin"), torchCases("step_1_x.bin")})
         all.insert(all.end(), part.begin(), part.end());

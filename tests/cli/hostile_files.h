@@ -44,9 +44,10 @@ inline std::string npyWithDict(std::string dict, const std::string& data) {
     return out + dict + data;
 }
 
-inline std::string npy(const std::string& descr, const std::string& shape, const std::string& data) {
-    return npyWithDict("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }",
-                       data);
+inline std::string npy(const std::string& descr, const std::string& shape,
+                       const std::string& data) {
+    return npyWithDict(
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data);
 }
 
 // Raw deflate (no zlib wrapper), as zip's method 8.
@@ -86,10 +87,10 @@ inline std::string zip(const std::vector<ZipEntry>& entries, ZipLayout* layout =
         const std::size_t local = out.size();
         at.localHeaders.push_back(local);
         auto common = [&](std::string& s) {
-            putLe(s, 20, 2);                   // version needed
-            putLe(s, 0, 2);                    // flags
-            putLe(s, e.deflated ? 8 : 0, 2);   // method
-            putLe(s, 0, 4);                    // time, date
+            putLe(s, 20, 2);                 // version needed
+            putLe(s, 0, 2);                  // flags
+            putLe(s, e.deflated ? 8 : 0, 2); // method
+            putLe(s, 0, 4);                  // time, date
             putLe(s, crc, 4);
             putLe(s, stored.size(), 4);
             putLe(s, e.data.size(), 4);
@@ -153,8 +154,8 @@ inline std::string tuple(const std::vector<std::int64_t>& values) {
     return out + "t";
 }
 // _rebuild_tensor_v2 of a FloatStorage keyed `key` of `storageElements` elements.
-inline std::string tensor(const std::string& key, std::int64_t storageElements,
-                          std::int64_t offset, const std::vector<std::int64_t>& size,
+inline std::string tensor(const std::string& key, std::int64_t storageElements, std::int64_t offset,
+                          const std::vector<std::int64_t>& size,
                           const std::vector<std::int64_t>& stride,
                           const std::string& storageType = "FloatStorage") {
     return global("torch._utils", "_rebuild_tensor_v2") + "((" + text("storage") +

@@ -81,9 +81,9 @@ std::string judge(const Case& c, const Pair& p, const Outcome& o) {
     for (const auto& step : doc["steps"])
         for (const auto& group : step["groups"])
             for (const auto& b : group["buffers"]) {
-                errorRow = errorRow || (b["status"] == "error" && b["error"].is_string() &&
-                                        b["error"].get<std::string>().find(c.file) !=
-                                            std::string::npos);
+                errorRow =
+                    errorRow || (b["status"] == "error" && b["error"].is_string() &&
+                                 b["error"].get<std::string>().find(c.file) != std::string::npos);
                 controlEqual = controlEqual || (b["name"] == "ctl" && b["status"] == "equal");
                 if (b["status"] == "only_in_a" || b["status"] == "only_in_b")
                     why += " " + b["name"].get<std::string>() + " is one-sided;";
@@ -131,8 +131,8 @@ TEST(CliHostileFiles, EveryHostileFileIsRefusedInRunBOnlyAndInBothRuns) {
             std::string why = judge(c, p, o);
             if (dumpscope::test::snapshotTree(p.dir.path()) != before) why += " a run changed;";
             if (!why.empty() && ++failures <= 40)
-                ADD_FAILURE() << (both ? "[both runs] " : "[run B] ") << c.label << " ("
-                              << c.file << "):" << why << "\n"
+                ADD_FAILURE() << (both ? "[both runs] " : "[run B] ") << c.label << " (" << c.file
+                              << "):" << why << "\n"
                               << o.err.substr(0, 600);
         }
     EXPECT_EQ(failures, 0u);
@@ -145,9 +145,8 @@ TEST(CliHostileFiles, TheRealBinaryRefusesAndNamesTheFile) {
             continue;
         for (const bool both : {false, true}) {
             const Pair p(c, both);
-            const auto r = dumpscope::test::runProcess({DUMPSCOPE_CLI_PATH, p.a.string(),
-                                                        p.b.string()},
-                                                       {}, 20);
+            const auto r = dumpscope::test::runProcess(
+                {DUMPSCOPE_CLI_PATH, p.a.string(), p.b.string()}, {}, 20);
             EXPECT_EQ(r.exitCode, 2) << c.label << r.out << r.err;
             EXPECT_NE(r.err.find((p.b / c.file).string()), std::string::npos) << c.label << r.err;
             // The buffer's line is an ERROR naming the file, never EQUAL: in run B only it is

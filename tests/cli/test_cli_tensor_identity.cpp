@@ -52,8 +52,7 @@ TEST(CliTensorIdentity, TheSameBytesAsFloat32AndInt32AreNeverEqual) {
 TEST(CliTensorIdentity, Bf16SafetensorsAgainstAFloat32NpyIsNotReadAsEitherType) {
     Runs runs;
     runs.put("a", "step_1.safetensors",
-             safetensors(R"({"x":{"dtype":"BF16","shape":[8],"data_offsets":[0,16]}})",
-                         floats(4)));
+             safetensors(R"({"x":{"dtype":"BF16","shape":[8],"data_offsets":[0,16]}})", floats(4)));
     runs.put("b", "step_1_x.npy", npy("<f4", "(4,)", floats(4)));
     const auto r = runs.cli();
     EXPECT_EQ(r.exitCode, 2) << r.err;

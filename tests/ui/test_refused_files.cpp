@@ -54,7 +54,9 @@ struct Window {
             QStringLiteral("verdictHeadline"));
         return l ? l->text() : QString();
     }
-    QMessageBox* dialog() { return window.findChild<QMessageBox*>(QStringLiteral("unreadPairDialog")); }
+    QMessageBox* dialog() {
+        return window.findChild<QMessageBox*>(QStringLiteral("unreadPairDialog"));
+    }
 };
 
 } // namespace
@@ -84,6 +86,7 @@ TEST(WindowRefusedFiles, ARefusedFileBesideReadableOnesIsInTheVerdictWithoutADia
     write(w.runs / "b" / "step_1_x.npy", npy(">f4"));
     w.open();
     EXPECT_EQ(w.dialog(), nullptr);
-    EXPECT_TRUE(w.headline().startsWith(QStringLiteral("Not judged: some buffers could not be read")))
+    EXPECT_TRUE(
+        w.headline().startsWith(QStringLiteral("Not judged: some buffers could not be read")))
         << w.headline().toStdString();
 }

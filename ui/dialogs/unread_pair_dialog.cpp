@@ -14,9 +14,10 @@ constexpr int kListed = 5;
 
 QString unreadPairMessage(const dumpscope::Analysis& analysis) {
     const auto& buffers = analysis.buffers;
-    const bool noneRead = !buffers.empty() && std::all_of(buffers.begin(), buffers.end(), [](const auto& b) {
-        return !b.pending && (dumpscope::isError(b.status) || dumpscope::isOneSided(b.status));
-    });
+    const bool noneRead =
+        !buffers.empty() && std::all_of(buffers.begin(), buffers.end(), [](const auto& b) {
+            return !b.pending && (dumpscope::isError(b.status) || dumpscope::isOneSided(b.status));
+        });
     const auto errors = std::count_if(buffers.begin(), buffers.end(),
                                       [](const auto& b) { return dumpscope::isError(b.status); });
     if (!noneRead || errors == 0) return {};

@@ -48,7 +48,8 @@ const DumpFile& either(const FilePair& pair) {
 // What a listed tensor's element type is, for telling two runs' types apart: its complex type
 // when it was listed as its parts, its type of no arithmetic when compared as bytes.
 std::string elementIdentity(const DumpFile& f) {
-    if (detail::complexPartType(f.typeName)) return "complex of " + std::string(dtypeName(*f.dtype));
+    if (detail::complexPartType(f.typeName))
+        return "complex of " + std::string(dtypeName(*f.dtype));
     return f.dtype ? std::string(dtypeName(*f.dtype)) : "bytes of " + f.typeName;
 }
 
@@ -100,8 +101,8 @@ std::shared_ptr<const Schema> extendSchema(
         std::vector<const FilePair*> described;
         for (const auto& [key, pair] : files) {
             const DumpFile& f = either(pair);
-            if ((!f.described && f.error.empty()) || byFile.count(f.rest) ||
-                byName.count(f.rest) || seen.count(f.rest))
+            if ((!f.described && f.error.empty()) || byFile.count(f.rest) || byName.count(f.rest) ||
+                seen.count(f.rest))
                 continue;
             described.push_back(&pair);
         }
@@ -215,8 +216,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             };
             // `parts` > 1: a type of no arithmetic of ours, each element compared as its bytes.
             auto add = [&](const std::string& group, const std::string& name, DType dtype,
-                           DType rawType, const FilePair& pair, const std::vector<std::string>& shapeSpec,
-                           std::string error = {}, std::uint64_t parts = 1, bool bitwise = false) {
+                           DType rawType, const FilePair& pair,
+                           const std::vector<std::string>& shapeSpec, std::string error = {},
+                           std::uint64_t parts = 1, bool bitwise = false) {
                 const DumpFile& f = either(pair);
                 BufferResult r;
                 r.error = std::move(error);
@@ -251,7 +253,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 // (both runs' messages when both were), or the runs disagree on what the
                 // tensor is. Such a buffer is an error, never compared.
                 for (const DumpFile* side : {pair.first, pair.second})
-                    if (side && !side->error.empty() && r.error.find(side->error) == std::string::npos)
+                    if (side && !side->error.empty() &&
+                        r.error.find(side->error) == std::string::npos)
                         r.error += (r.error.empty() ? "" : "; ") + side->error;
                 if (r.error.empty()) r.error = identityProblem(an, pair, name, rawType);
                 if (!r.error.empty()) r.status = Status::error;

@@ -60,7 +60,8 @@ enum class Magic { none, npy, zip, safetensors };
 
 Magic magicOf(const DumpReader& file) {
     std::array<unsigned char, kSniffBytes> head{};
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), head.size()));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), head.size()));
     bool ended = false;
     if (!file.readExact(head.data(), n, 0, ended).empty()) return Magic::none;
     static constexpr std::array<unsigned char, 6> npy{0x93, 'N', 'U', 'M', 'P', 'Y'};

@@ -44,8 +44,7 @@ constexpr std::array<SafetensorsType, 15> kTypes{{
 
 // The format's other types (its reference implementation's list): listed with no dtype of
 // ours, compared as their bytes or parts. Any other name is not a safetensors type.
-constexpr std::array<std::string_view, 5> kOtherTypes{"C64", "F8_E8M0", "F4", "F6_E2M3",
-                                                      "F6_E3M2"};
+constexpr std::array<std::string_view, 5> kOtherTypes{"C64", "F8_E8M0", "F4", "F6_E2M3", "F6_E3M2"};
 
 bool isFormatType(std::string_view name) {
     return std::find(kOtherTypes.begin(), kOtherTypes.end(), name) != kOtherTypes.end();
@@ -143,7 +142,7 @@ std::string finishTensor(const std::string& key, Fields& f, Pending& p) {
                    std::to_string(bytes);
     }
     // A type of no dumpscope element type still has a size when its bytes divide evenly.
-    p.entry.itemBytes = p.entry.dtype                         ? dtypeSize(*p.entry.dtype)
+    p.entry.itemBytes = p.entry.dtype                                 ? dtypeSize(*p.entry.dtype)
                         : count > 0 && (p.end - p.begin) % count == 0 ? (p.end - p.begin) / count
                                                                       : 0;
     p.entry.location.key = key;

@@ -166,7 +166,7 @@ class Scanner {
         }
         const bool one = listing.tensors.size() + listing.refused.size() == 1;
         const auto nameOf = [&](const std::string& key) {
-            return !base.empty()    ? (one || key.empty() ? base : base + "." + key)
+            return !base.empty()  ? (one || key.empty() ? base : base + "." + key)
                    : !key.empty() ? key
                                   : path.stem().string();
         };
