@@ -9,6 +9,7 @@
 
 #include <QLabel>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 
 #include <gtest/gtest.h>
 
@@ -47,12 +48,20 @@ struct Window {
     Window() { window.show(); }
     void open() {
         window.openPair({q(runs / "a"), q(runs / "b")});
-        ASSERT_TRUE(uitest::waitForFinished(window));
+        ASSERT_TRUE(dumpscope::uitest::waitForFinished(window));
     }
     QString headline() {
         auto* l = window.triageView()->verdictPanel()->findChild<QLabel*>(
             QStringLiteral("verdictHeadline"));
         return l ? l->text() : QString();
+    }
+    // A label's or a text box's text in the verdict panel, by object name.
+    QString text(const char* name) {
+        QWidget* panel = window.triageView()->verdictPanel();
+        if (auto* l = panel->findChild<QLabel*>(QString::fromLatin1(name))) return l->text();
+        if (auto* t = panel->findChild<QPlainTextEdit*>(QString::fromLatin1(name)))
+            return t->toPlainText();
+        return {};
     }
     QMessageBox* dialog() {
         return window.findChild<QMessageBox*>(QStringLiteral("unreadPairDialog"));
@@ -86,7 +95,15 @@ TEST(WindowRefusedFiles, ARefusedFileBesideReadableOnesIsInTheVerdictWithoutADia
     write(w.runs / "b" / "step_1_x.npy", npy(">f4"));
     w.open();
     EXPECT_EQ(w.dialog(), nullptr);
+    EXPECT_EQ(w.headline(), QStringLiteral("Input missing or malformed (exit 2)"));
+    const QString interpretation = w.text("interpretation");
     EXPECT_TRUE(
-        w.headline().startsWith(QStringLiteral("Not judged: some buffers could not be read")))
-        << w.headline().toStdString();
+        interpretation.startsWith(QStringLiteral("Not judged: some buffers could not be read")))
+        << interpretation.toStdString();
+    const QString warnings = w.text("warnings");
+    EXPECT_TRUE(warnings.contains(QStringLiteral("Not read: ") + q(w.runs / "b" / "step_1_x.npy") +
+                                  QStringLiteral(": byte ")))
+        << warnings.toStdString();
+    EXPECT_TRUE(warnings.contains(QStringLiteral("big-endian data (>f4) is not supported")))
+        << warnings.toStdString();
 }
