@@ -94,15 +94,18 @@ TEST(NpzListing, LargeDeflatedMemberReadsBackEveryElement) {
     EXPECT_TRUE(same);
 }
 
-TEST(NpzListing, FoldersBecomeDottedKeysAndOtherMembersAreSkipped) {
+TEST(NpzListing, FoldersBecomeDottedKeysAndOtherMembersAreRefused) {
     const auto reader = openFile(formatsDir() / "npz" / "folders.npz");
     const ContainerListing listing = listNpz(reader, "folders.npz");
     ASSERT_EQ(listing.error, "");
     EXPECT_EQ(keys(listing), (std::vector<std::string>{"enc.layer0.out", "top"}));
     EXPECT_EQ(listing.tensors[0].location.member, "enc/layer0/out.npy");
-    EXPECT_EQ(listing.warnings,
-              std::vector<std::string>{reader.path().string() +
-                                       ": member notes.txt is not a .npy array: skipped"});
+    EXPECT_TRUE(listing.warnings.empty());
+    ASSERT_EQ(listing.refused.size(), 1u);
+    EXPECT_EQ(listing.refused[0].key, "notes.txt");
+    EXPECT_EQ(listing.refused[0].error,
+              reader.path().string() +
+                  ": member notes.txt: not a .npy array (np.savez writes only .npy members)");
 }
 
 TEST(NpzListing, Zip64Archive) {
@@ -110,7 +113,7 @@ TEST(NpzListing, Zip64Archive) {
     EXPECT_EQ(keys(listing), (std::vector<std::string>{"first", "second"}));
 }
 
-TEST(NpzListing, ABrokenMemberIsSkippedAndTheOthersListed) {
+TEST(NpzListing, ABrokenMemberIsRefusedAndTheOthersListed) {
     TempDir dir;
     std::string bytes = readFile(formatsDir() / "npz" / "stored.npz");
     const auto original = detail::readZipDirectory(openFile(formatsDir() / "npz" / "stored.npz"));
@@ -144,13 +147,15 @@ TEST(NpzListing, ABrokenMemberIsSkippedAndTheOthersListed) {
     ASSERT_EQ(listing.error, "");
     EXPECT_EQ(keys(listing), (std::vector<std::string>{"a", "c", "s", "t"}));
     const std::string path = (dir / "broken.npz").string();
-    ASSERT_EQ(listing.warnings.size(), 2u);
-    EXPECT_EQ(listing.warnings[0],
+    ASSERT_EQ(listing.refused.size(), 2u);
+    EXPECT_EQ(listing.refused[0].key, "b");
+    EXPECT_EQ(listing.refused[0].error,
               path + ": member b.npy: byte " + std::to_string(descr - b.dataOffset) +
-                  ": big-endian data (>i8) is not supported: save it little-endian: skipped");
-    EXPECT_EQ(listing.warnings[1],
+                  ": big-endian data (>i8) is not supported: save it little-endian");
+    EXPECT_EQ(listing.refused[1].key, "d");
+    EXPECT_EQ(listing.refused[1].error,
               path + ": member d.npy: byte 128: the member is truncated: 9 elements of <f2 need "
-                     "18 bytes, 8 follow the header: skipped");
+                     "18 bytes, 8 follow the header");
 }
 
 TEST(NpzListing, NotAZipIsRefused) {

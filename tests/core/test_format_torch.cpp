@@ -127,10 +127,12 @@ TEST(FormatTorch, DeflatedMembersListContiguousViewsOnly) {
     ASSERT_EQ(l.tensors.size(), 2u);
     EXPECT_TRUE(l.tensors[0].location.deflated);
     EXPECT_EQ(l.tensors[1].location.skipBytes, 80u);
-    ASSERT_EQ(l.warnings.size(), 4u);
-    EXPECT_NE(l.warnings[0].find("deflated.pt: t: non-contiguous view in a compressed member"),
+    ASSERT_EQ(l.refused.size(), 4u);
+    EXPECT_EQ(l.refused[0].key, "t");
+    EXPECT_NE(l.refused[0].error.find("deflated.pt: t: a non-contiguous view in a compressed "
+                                      "member"),
               std::string::npos)
-        << l.warnings[0];
+        << l.refused[0].error;
 }
 
 TEST(FormatTorch, RefusedFilesSayWhy) {

@@ -129,9 +129,11 @@ TEST(TorchTensors, DeflatedStoragesListOnlyContiguousViews) {
     }
     EXPECT_EQ(l.tensors[0].location.skipBytes, 40u);
     EXPECT_EQ(l.tensors[1].location.skipBytes, 80u);
-    ASSERT_EQ(l.warnings.size(), 4u);
-    EXPECT_EQ(l.warnings[0], "run/x.pt: t: non-contiguous view in a compressed member "
-                             "(views/data/0): not supported: left out");
+    ASSERT_EQ(l.refused.size(), 4u);
+    EXPECT_EQ(l.refused[0].key, "t");
+    EXPECT_EQ(l.refused[0].error, "run/x.pt: t: a non-contiguous view in a compressed member "
+                                  "(views/data/0): not supported (re-save the tensor with "
+                                  ".contiguous())");
 }
 
 TEST(TorchTensors, DottedNamesTypesAndShapes) {

@@ -230,6 +230,11 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
         warnings << QString::fromStdString(oneSided);
     for (const auto& line : dumpscope::undecidedRootLines(analysis))
         warnings << tr("Root cause not determined: %1").arg(QString::fromStdString(line));
+    // What could not be read, in the verdict's own words: a refused file is why it is not judged.
+    int refusals = 0;
+    for (const auto& b : analysis.buffers)
+        if (!b.pending && dumpscope::isError(b.status) && refusals++ < 5)
+            warnings << tr("Not read: %1").arg(QString::fromStdString(b.error));
     for (const auto& w : analysis.warnings)
         warnings << QString::fromStdString(w);
     m_warnings->setText(warnings.join(QLatin1Char('\n')));

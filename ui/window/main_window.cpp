@@ -2,6 +2,7 @@
 
 #include "dialogs/analysis_settings_dialog.h"
 #include "dialogs/open_candidates_dialog.h"
+#include "dialogs/unread_pair_dialog.h"
 #include "state/settings.h"
 #include "window/multi_run_view.h"
 #include "window/start_page.h"
@@ -118,7 +119,10 @@ void MainWindow::connectWorker() {
         const std::string& runError = analysis.errorA.empty() ? analysis.errorB : analysis.errorA;
         if (!runError.empty())
             m_statusLabel->setText(tr("Cannot compare: %1").arg(QString::fromStdString(runError)));
-        else if (verdict.firstDivergentStep)
+        else if (const QString unread = unreadPairMessage(analysis); !unread.isEmpty()) {
+            m_statusLabel->setText(tr("Nothing could be read: exit code %1").arg(verdict.exitCode));
+            showUnreadPairDialog(this, unread);
+        } else if (verdict.firstDivergentStep)
             m_statusLabel->setText(tr("Compared %1 buffers: first divergence at step %2 · %3")
                                        .arg(analysis.buffers.size())
                                        .arg(*verdict.firstDivergentStep)

@@ -17,6 +17,7 @@ enum class Kind {
     fingerprint_only,
     nan_inf_mismatch, // NaN or Inf on one side only
     discrete,         // integer element types differ
+    bitwise,          // a type with no arithmetic of ours (float8 fnuz, raw bytes) differs
     permuted,         // the same multiset of values in another order
     numeric,          // floating-point differences beyond reassociation noise
     rounding,         // every difference at the level of floating-point reassociation

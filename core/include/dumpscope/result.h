@@ -83,7 +83,11 @@ struct BufferResult {
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
     BufferStats stats; // element counts and hashes always; the rest when the bytes differ
-    Kind kind = Kind::bit_identical;  // meaningful for compared pairs (equal, diverge, ...)
+    Kind kind = Kind::bit_identical; // meaningful for compared pairs (equal, diverge, ...)
+    // An element type with no arithmetic of dumpscope's (float8 fnuz, numpy's |V2 without a
+    // schema type): compared as its bytes (dtype u8, a last dimension of the element's bytes),
+    // and a difference is of kind bitwise.
+    bool bitwiseOnly = false;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

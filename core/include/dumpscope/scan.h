@@ -48,6 +48,9 @@ struct DumpFile {
     std::vector<std::uint64_t> shape;
     std::uint64_t order = 0; // dump order within the step and rank: the file's order of tensors
     std::string error;       // the file could not be listed: the buffer is an error, not absent
+    // The whole file was refused (not one tensor of it): `rest` is named after the file, and
+    // the other run's tensors from the same file are reported with this error.
+    bool refusedFile = false;
     // From the run's fingerprint log (docs/reference/fingerprint.md), when it has one: the
     // buffer's dsfp1 fingerprint, and the names of the captured buffers that fed it (same step
     // and rank); no inputs when something that fed it was not captured, so that production

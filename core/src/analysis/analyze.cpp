@@ -3,6 +3,8 @@
 #include "dumpscope/result_cache.h"
 #include "dumpscope/scan.h"
 #include "dumpscope/shape.h"
+#include "formats/element_parts.h"
+#include "io/refused_files.h"
 
 #include <algorithm>
 #include <atomic>
@@ -35,12 +37,56 @@ std::string inferredGroup(const DumpFile& f) {
     return kTensorsGroup;
 }
 
-// The side that describes the pair: run A's, unless run B's holds bytes and A's only a
-// fingerprint, so that the bytes' own type and shape are the ones read and compared.
+// The side that says most about the buffer: one its reader listed over one it refused, bytes
+// over a fingerprint alone (so that the bytes' own type and shape are the ones read and
+// compared), a tensor whose file gives its type over a raw dump.
 const DumpFile& either(const FilePair& pair) {
-    if (pair.first && pair.second && pair.first->fingerprintOnly && !pair.second->fingerprintOnly)
-        return *pair.second;
-    return pair.first ? *pair.first : *pair.second;
+    if (!pair.first || !pair.second) return pair.first ? *pair.first : *pair.second;
+    const auto says = [](const DumpFile& f) {
+        return !f.error.empty() ? 0 : f.fingerprintOnly ? 1 : f.described ? 3 : 2;
+    };
+    return says(*pair.second) > says(*pair.first) ? *pair.second : *pair.first;
+}
+
+// What a listed tensor's element type is, for telling two runs' types apart: its complex type
+// when it was listed as its parts, its type of no arithmetic when compared as bytes.
+std::string elementIdentity(const DumpFile& f) {
+    if (detail::complexPartType(f.typeName))
+        return "complex of " + std::string(dtypeName(*f.dtype));
+    return f.dtype ? std::string(dtypeName(*f.dtype)) : "bytes of " + f.typeName;
+}
+
+std::string shapeText(const std::vector<std::uint64_t>& shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+// Why the two runs' copies of a buffer are not the same tensor, empty when they are: element
+// type and shape are part of what a tensor is, so the same bytes under another type or shape
+// are never equal. A raw dump's type is the schema's (`rawType`); it has no shape of its own.
+std::string identityProblem(const Analysis& an, const FilePair& pair, const std::string& name,
+                            DType rawType) {
+    if (!pair.first || !pair.second || !pair.first->error.empty() || !pair.second->error.empty())
+        return {};
+    const DumpFile &a = *pair.first, &b = *pair.second;
+    const auto where = an.runB.string() + "/" + b.fileName + ": tensor \"" + name + "\" ";
+    if (a.described && b.described) {
+        if (elementIdentity(a) != elementIdentity(b))
+            return where + "is " + b.typeName + " in run B but " + a.typeName +
+                   " in run A; not compared";
+        if (a.shape != b.shape && a.location->count == b.location->count)
+            return where + "has shape " + shapeText(b.shape) + " in run B but " +
+                   shapeText(a.shape) + " in run A; not compared";
+        return {};
+    }
+    const DumpFile* described = a.described ? &a : b.described ? &b : nullptr;
+    if (!described || !described->dtype || *described->dtype == rawType) return {};
+    return where + "is " + described->typeName + " in run " + (described == &a ? "A" : "B") +
+           ", but the other run's raw dump " +
+           (described == &a ? an.runB / b.fileName : an.runA / a.fileName).string() + " is " +
+           std::string(dtypeName(rawType)) + " by the schema; not compared";
 }
 
 // A side known from its run's capture log alone, as the compare reads it; null otherwise.
@@ -65,8 +111,8 @@ std::shared_ptr<const Schema> extendSchema(
         std::vector<const FilePair*> described;
         for (const auto& [key, pair] : files) {
             const DumpFile& f = either(pair);
-            if (!f.described || byFile.count(f.rest) || byName.count(f.rest) ||
-                seen.count(f.rest) || !f.dtype)
+            if ((!f.described && f.error.empty()) || byFile.count(f.rest) || byName.count(f.rest) ||
+                seen.count(f.rest))
                 continue;
             described.push_back(&pair);
         }
@@ -85,7 +131,8 @@ std::shared_ptr<const Schema> extendSchema(
                 extended->groups.push_back({id, id, {}});
                 g = extended->groups.end() - 1;
             }
-            g->buffers.push_back({f.rest, f.rest, *f.dtype, {}});
+            // A type of no arithmetic of ours is compared as its bytes; a refused file has none.
+            g->buffers.push_back({f.rest, f.rest, f.dtype.value_or(DType::u8), {}});
         }
     }
     return extended ? std::shared_ptr<const Schema>(std::move(extended)) : base;
@@ -103,7 +150,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                                : std::shared_ptr<const Schema>(std::shared_ptr<const Schema>{},
                                                                &defaultSchema());
     const ScanOptions scanOptions{options.layout};
-    const RunScan scanA = scanRun(runA, scanOptions), scanB = scanRun(runB, scanOptions);
+    RunScan scanA = scanRun(runA, scanOptions), scanB = scanRun(runB, scanOptions);
     an.errorA = scanA.error;
     an.errorB = scanB.error;
     // Nothing to compare is not "identical": a folder without dumps is the run's error.
@@ -117,6 +164,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                               "): every buffer compares equal to itself");
     if (!an.errorA.empty() || !an.errorB.empty()) return p;
     an.ranked = scanA.ranked || scanB.ranked;
+    detail::spreadRefusals(scanA, scanB);
+    detail::spreadRefusals(scanB, scanA);
 
     // Every (step, rank, name) in either run, in step order.
     std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>> byStep;
@@ -152,7 +201,6 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             return schema.findFile(it->second->file);
         return std::nullopt;
     };
-    std::set<std::string> unknownTypes;
     for (const auto& stepFiles : byStep) {
         // Named, not a structured binding: the lambdas below capture them (clang 14, Debian's,
         // which the fuzz build uses, cannot capture structured bindings).
@@ -176,9 +224,11 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 if (it == files.end()) return std::nullopt;
                 return either(it->second).size / dtypeSize(spec->dtype);
             };
+            // `parts` > 1: a type of no arithmetic of ours, each element compared as its bytes.
             auto add = [&](const std::string& group, const std::string& name, DType dtype,
-                           const FilePair& pair, const std::vector<std::string>& shapeSpec,
-                           std::string error = {}) {
+                           DType rawType, const FilePair& pair,
+                           const std::vector<std::string>& shapeSpec, std::string error = {},
+                           std::uint64_t parts = 1, bool bitwise = false) {
                 const DumpFile& f = either(pair);
                 BufferResult r;
                 r.error = std::move(error);
@@ -199,27 +249,34 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 r.inputs = pair.first && pair.first->inputs ? pair.first->inputs
                            : pair.second                    ? pair.second->inputs
                                                             : std::nullopt;
+                r.bitwiseOnly = bitwise;
+                for (auto* at : {&r.locationA, &r.locationB})
+                    if (parts > 1 && *at)
+                        *at = std::make_shared<const TensorLocation>(
+                            detail::splitElements(**at, parts));
                 auto wanted = options.shapes.find(name);
                 if (f.described && wanted == options.shapes.end()) {
                     // Against a fingerprint the whole shape is compared, one dimension too.
-                    if (f.shape.size() >= 2 || r.loggedA || r.loggedB) r.shape = f.shape;
+                    if (f.shape.size() >= 2 || parts > 1 || r.loggedA || r.loggedB)
+                        r.shape = f.shape;
+                    if (parts > 1) r.shape.push_back(parts);
                 } else {
                     const auto& spec = wanted != options.shapes.end() ? wanted->second : shapeSpec;
                     auto shape = resolveShape(spec, schema, lengthOf, f.size / dtypeSize(dtype));
                     r.shape = std::move(shape.dims);
                     r.shapeError = std::move(shape.error);
                 }
-                // What the plan already knows is wrong: the file could not be listed, or the
-                // runs' headers disagree on the element type.
+                // What the plan already knows is wrong: a run's file or tensor was refused
+                // (both runs' messages when both were), or the runs disagree on what the
+                // tensor is. Such a buffer is an error, never compared.
                 for (const DumpFile* side : {pair.first, pair.second})
-                    if (side && !side->error.empty() && r.error.empty()) r.error = side->error;
-                // Against a fingerprint another type is a divergence, as the log's page says.
-                if (r.error.empty() && pair.first && pair.second && pair.first->described &&
-                    pair.second->described && !r.loggedA && !r.loggedB &&
-                    pair.first->dtype != pair.second->dtype)
-                    r.error = an.runB.string() + "/" + pair.second->fileName + ": tensor \"" +
-                              name + "\" is " + pair.second->typeName + " in run B but " +
-                              pair.first->typeName + " in run A; not compared";
+                    if (side && !side->error.empty() &&
+                        r.error.find(side->error) == std::string::npos)
+                        r.error += (r.error.empty() ? "" : "; ") + side->error;
+                // Against a fingerprint another type or shape is a divergence the compare
+                // reports (docs/reference/fingerprint.md), not a refusal.
+                if (r.error.empty() && !r.loggedA && !r.loggedB)
+                    r.error = identityProblem(an, pair, name, rawType);
                 if (!r.error.empty()) r.status = Status::error;
                 an.buffers.push_back(std::move(r));
             };
@@ -238,29 +295,33 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 const BufferSpec& buffer = group.buffers[at.second];
                 const DumpFile& f = either(*pair);
                 // A header's type is the truth about the bytes; the schema's fills in what the
-                // header cannot say (numpy's <V2 for bf16).
+                // header cannot say (numpy's <V2 for bf16). A type of no arithmetic of ours is
+                // otherwise compared as its bytes, u8: the schema's type for it when it names
+                // none.
                 DType dtype = buffer.dtype;
                 std::string error;
+                std::uint64_t parts = 1;
+                const std::uint64_t count = f.described && f.location ? f.location->count : 0;
+                const bool untyped = f.described && !f.dtype;
                 if (f.described && f.dtype)
                     dtype = *f.dtype;
-                else if (f.described && dtypeSize(buffer.dtype) * f.location->count != f.size)
+                else if (untyped && buffer.dtype == DType::u8 && count > 0 && f.size % count == 0)
+                    parts = f.size / count;
+                if (untyped && count > 0 && f.size == 0)
+                    error = an.runA.string() + ": tensor \"" + buffer.name + "\" (" + f.fileName +
+                            ") has type " + f.typeName +
+                            ", whose element size dumpscope cannot tell; not compared";
+                else if (untyped && dtypeSize(dtype) * count * parts != f.size)
                     error = an.runA.string() + ": tensor \"" + buffer.name + "\" (" + f.fileName +
                             ") has type " + f.typeName + ", which does not fit the schema's " +
                             std::string(dtypeName(buffer.dtype)) + "; not compared";
-                add(group.id, buffer.name, dtype, *pair, buffer.shape, std::move(error));
+                add(group.id, buffer.name, dtype, buffer.dtype, *pair, buffer.shape,
+                    std::move(error), parts, untyped && dtype == DType::u8);
             }
             for (const auto& [rest, pair] : others) {
-                const DumpFile& f = either(*pair);
-                if (f.described && !f.dtype) {
-                    if (unknownTypes.insert(*rest).second)
-                        an.warnings.push_back(an.runA.string() + ": tensor \"" + *rest + "\" (" +
-                                              f.fileName + ") has type " + f.typeName +
-                                              ", which dumpscope does not compare; a schema "
-                                              "naming the buffer can give its type");
-                    continue;
-                }
-                add(kOtherGroup, *rest, DType::u8, *pair, {});
-                an.unclassified.push_back(an.buffers.back().fileName);
+                add(kOtherGroup, *rest, DType::u8, DType::u8, *pair, {});
+                if (an.buffers.back().status != Status::error)
+                    an.unclassified.push_back(an.buffers.back().fileName);
             }
         }
     }
@@ -298,6 +359,13 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             // No copy of `an` exists while the pool runs, so its chunks are its own and taking a
             // slot never replaces one: the threads write distinct elements, as in a vector.
             BufferResult& slot = an.buffers[i];
+            if (slot.status == Status::error) { // refused by the plan: nothing to read
+                slot.pending = false;
+                std::lock_guard lock(progressMutex);
+                ++done;
+                if (progress && !progress(i, slot, done, total)) stop = true;
+                continue;
+            }
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
             const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
             BufferResult r = options.cache ? options.cache->compare(a, b, slot.dtype, compare)
@@ -315,6 +383,9 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.inputs = std::move(slot.inputs);
             r.rank = slot.rank;
             r.dumpOrder = slot.dumpOrder;
+            r.bitwiseOnly = slot.bitwiseOnly;
+            if (r.bitwiseOnly && (r.kind == Kind::discrete || r.kind == Kind::permuted))
+                r.kind = Kind::bitwise; // the bytes of one element are not values of their own
             r.pending = false;
             slot = std::move(r);
             std::lock_guard lock(progressMutex);

@@ -300,6 +300,11 @@ Verdict decide(const Analysis& an) {
                  (rc.earliestRank ? " on rank " + std::to_string(*rc.earliestRank) : "") +
                  ", the first buffer written that differs.";
     }
+    // Buffers that could not be read leave the runs unjudged, never "matching".
+    // (No count: the verdict is decided again only when a result can change the decision.)
+    if (anyError && !anyDivergence)
+        v.text = "Not judged: some buffers could not be read (a file refused or unreadable, "
+                 "named in its error); every buffer that was read matches.";
     v.exitCode = anyError ? 2 : anyDivergence ? 1 : 0;
     return v;
 }

@@ -16,6 +16,8 @@ std::string_view kindName(Kind k) {
         return "nan_inf_mismatch";
     case Kind::discrete:
         return "discrete";
+    case Kind::bitwise:
+        return "bitwise";
     case Kind::permuted:
         return "permuted";
     case Kind::numeric:
@@ -104,6 +106,10 @@ std::string kindSuggestion(Kind k, const std::string& b) {
         return "integer values of " + b +
                " differ: a sampler, an argmax / top-k tie-break or a race on "
                "indices in the kernel that writes it.";
+    case Kind::bitwise:
+        return "the bytes of " + b +
+               " differ, in an element type dumpscope has no arithmetic for: compare the kernel "
+               "that writes it, or name a type for it in a schema to have its values compared.";
     case Kind::permuted:
         return b + " holds the same values in another order: a sampler or sort that reorders rows, "
                    "or a "

@@ -1,6 +1,11 @@
 #include "formats/container.h"
 
+#include "formats/element_parts.h"
+#include "formats/little_endian.h"
+#include "formats/zip_directory.h"
+
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 namespace dumpscope::detail {
@@ -20,25 +25,104 @@ Lister listerFor(std::string_view extension) {
     return nullptr;
 }
 
+// Enough of a file's front for every magic below, and for the start of a safetensors header.
+constexpr std::size_t kSniffBytes = 64;
+// The safetensors reference implementation's limit on a header's length.
+constexpr std::uint64_t kMaxSafetensorsHeader = 100000000;
+
+bool printable(unsigned char c) {
+    return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+}
+
+// A zip's local header: the signature, then a member name of printable bytes.
+bool zipMagic(const unsigned char* b, std::size_t n) {
+    if (n < 31 || b[0] != 'P' || b[1] != 'K' || b[2] != 3 || b[3] != 4) return false;
+    const std::size_t nameBytes = loadLe16(b + 26);
+    if (nameBytes == 0) return false;
+    for (std::size_t i = 30; i < n && i < 30 + nameBytes; ++i)
+        if (b[i] < 0x20) return false;
+    return true;
+}
+
+// A safetensors header: its length fits the file, and the header's bytes read so far are the
+// start of a JSON object's text. A raw dump of small integers can begin with a length that fits
+// and a '{' byte, but not with text after it.
+bool safetensorsMagic(const unsigned char* b, std::size_t n, std::uint64_t fileSize) {
+    if (n < 10 || b[8] != '{') return false;
+    const std::uint64_t length = loadLe64(b);
+    if (length < 2 || length > kMaxSafetensorsHeader || length > fileSize - 8) return false;
+    for (std::size_t i = 8; i < n && i < 8 + length; ++i)
+        if (!printable(b[i])) return false;
+    return true;
+}
+
+enum class Magic { none, npy, zip, safetensors };
+
+Magic magicOf(const DumpReader& file) {
+    std::array<unsigned char, kSniffBytes> head{};
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), head.size()));
+    bool ended = false;
+    if (!file.readExact(head.data(), n, 0, ended).empty()) return Magic::none;
+    static constexpr std::array<unsigned char, 6> npy{0x93, 'N', 'U', 'M', 'P', 'Y'};
+    if (n >= npy.size() && std::equal(npy.begin(), npy.end(), head.begin())) return Magic::npy;
+    if (zipMagic(head.data(), n)) return Magic::zip;
+    if (safetensorsMagic(head.data(), n, file.size())) return Magic::safetensors;
+    return Magic::none;
+}
+
+// A zip claimed by its magic is a torch.save file when it pickles one, else an .npz.
+Lister zipLister(const DumpReader& file) {
+    const ZipDirectory zip = readZipDirectory(file);
+    const bool pickled = std::any_of(zip.members.begin(), zip.members.end(), [](const auto& m) {
+        return m.name == "data.pkl" ||
+               (m.name.size() > 9 && m.name.compare(m.name.size() - 9, 9, "/data.pkl") == 0);
+    });
+    return pickled || !zip.error.empty() ? &listTorchSave : &listNpz;
+}
+
+Lister magicLister(const DumpReader& file) {
+    switch (magicOf(file)) {
+    case Magic::npy:
+        return &listNpy;
+    case Magic::zip:
+        return zipLister(file);
+    case Magic::safetensors:
+        return &listSafetensors;
+    case Magic::none:
+        break;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 bool isContainerExtension(std::string_view extension) {
     return listerFor(extension) != nullptr;
 }
 
+bool claimedByMagic(const std::filesystem::path& path) {
+    DumpReader file;
+    return file.open(path, ReadPattern::random) && magicOf(file) != Magic::none;
+}
+
 ContainerListing listContainer(const std::filesystem::path& path, const std::string& relativePath) {
     ContainerListing listing;
-    const Lister lister = listerFor(path.extension().string());
-    if (!lister) {
-        listing.error = path.string() + ": not a format dumpscope reads";
-        return listing;
-    }
     DumpReader file;
     if (!file.open(path, ReadPattern::random)) {
         listing.error = file.error();
         return listing;
     }
-    return lister(file, relativePath);
+    Lister lister = listerFor(path.extension().string());
+    if (!lister) lister = magicLister(file);
+    if (!lister) {
+        listing.error = path.string() + ": not a format dumpscope reads";
+        return listing;
+    }
+    listing = lister(file, relativePath);
+    for (TensorEntry& entry : listing.tensors)
+        listComplexAsParts(entry);
+    return listing;
 }
 
 } // namespace dumpscope::detail

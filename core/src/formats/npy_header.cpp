@@ -295,6 +295,7 @@ TensorEntry npyEntry(const NpyHeader& header, const std::string& file, std::uint
     TensorEntry entry;
     entry.dtype = header.dtype;
     entry.typeName = header.typeName;
+    entry.itemBytes = header.itemBytes;
     entry.shape = header.shape;
     TensorLocation& at = entry.location;
     at.file = file;

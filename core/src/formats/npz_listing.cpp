@@ -74,19 +74,21 @@ ContainerListing listNpz(const DumpReader& file, const std::string& relativePath
         if (member.name.size() <= suffix ||
             member.name.compare(member.name.size() - suffix, suffix, kNpySuffix) != 0) {
             if (member.name.empty() || member.name.back() != '/') // folders carry nothing
-                listing.warnings.push_back(file.path().string() + ": member " + member.name +
-                                           " is not a .npy array: skipped");
+                listing.refused.push_back(
+                    {member.name, file.path().string() + ": member " + member.name +
+                                      ": not a .npy array (np.savez writes only .npy members)"});
             continue;
         }
         const std::string key = keyOf(member.name);
         if (!keys.insert(key).second) {
-            listing.warnings.push_back(file.path().string() + ": member " + member.name +
-                                       ": a second tensor keyed " + key + ": skipped");
+            listing.refused.push_back({key, file.path().string() + ": member " + member.name +
+                                                ": a second tensor keyed " + key +
+                                                ": which of the two is the tensor is unknown"});
             continue;
         }
         NpyHeader header;
         if (std::string e = readMemberHeader(file, member, header); !e.empty()) {
-            listing.warnings.push_back(e + ": skipped");
+            listing.refused.push_back({key, std::move(e)});
             continue;
         }
         const bool deflated = member.method != 0;

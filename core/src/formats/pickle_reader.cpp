@@ -38,7 +38,14 @@ class Unpickler {
             const auto code = static_cast<unsigned char>(m_bytes[m_pos++]);
             if (code == kStop) {
                 std::size_t root = 0;
-                if (pop(root, "STOP")) m_out.root = root;
+                if (!pop(root, "STOP")) return;
+                // torch.save pickles one object: anything else left is not its pickle.
+                if (!m_stack.empty() || !m_marks.empty()) {
+                    fail("STOP leaves " + std::to_string(m_stack.size()) + " object(s) and " +
+                         std::to_string(m_marks.size()) + " MARK(s) besides the saved one");
+                    return;
+                }
+                m_out.root = root;
                 return;
             }
             if (!step(code)) return;

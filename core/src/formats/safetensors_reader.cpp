@@ -42,6 +42,14 @@ constexpr std::array<SafetensorsType, 15> kTypes{{
     {"F8_E5M2", DType::f8_e5m2},
 }};
 
+// The format's other types (its reference implementation's list): listed with no dtype of
+// ours, compared as their bytes or parts. Any other name is not a safetensors type.
+constexpr std::array<std::string_view, 5> kOtherTypes{"C64", "F8_E8M0", "F4", "F6_E2M3", "F6_E3M2"};
+
+bool isFormatType(std::string_view name) {
+    return std::find(kOtherTypes.begin(), kOtherTypes.end(), name) != kOtherTypes.end();
+}
+
 std::optional<DType> typeOf(std::string_view name) {
     for (const auto& t : kTypes)
         if (t.name == name) return t.dtype;
@@ -112,6 +120,8 @@ std::string finishTensor(const std::string& key, Fields& f, Pending& p) {
     p.entry.key = key;
     p.entry.typeName = std::move(*f.dtype);
     p.entry.dtype = typeOf(p.entry.typeName);
+    if (!p.entry.dtype && !isFormatType(p.entry.typeName))
+        return name + ": dtype " + jsonQuoted(p.entry.typeName) + " is not a safetensors type";
     std::uint64_t count = 1;
     for (const auto n : f.shape)
         if (__builtin_mul_overflow(count, n, &count))
@@ -131,6 +141,10 @@ std::string finishTensor(const std::string& key, Fields& f, Pending& p) {
                    " bytes but the shape and dtype " + p.entry.typeName + " need " +
                    std::to_string(bytes);
     }
+    // A type of no dumpscope element type still has a size when its bytes divide evenly.
+    p.entry.itemBytes = p.entry.dtype                                 ? dtypeSize(*p.entry.dtype)
+                        : count > 0 && (p.end - p.begin) % count == 0 ? (p.end - p.begin) / count
+                                                                      : 0;
     p.entry.location.key = key;
     p.entry.location.count = count;
     p.entry.location.extentBytes = p.end - p.begin;

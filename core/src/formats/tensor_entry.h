@@ -23,18 +23,28 @@ struct TensorEntry {
     // type for it when the schema names the buffer, and otherwise warns and leaves it out.
     std::optional<DType> dtype;
     std::string typeName;             // as the file spells it: "<f4", "F32", "torch.float32"
+    std::uint64_t itemBytes = 0;      // bytes per element as the file says; 0 when it cannot
     std::vector<std::uint64_t> shape; // outermost first; empty for a 0-d tensor (one element)
     TensorLocation location;          // location.file is the listed file's relative path
 };
 
+// A tensor (or a member that should hold one) that the file names but that cannot be read: its
+// key, as a listed tensor's would be, and why, naming the file, the entry and the byte.
+struct RefusedEntry {
+    std::string key;
+    std::string error;
+};
+
 struct ContainerListing {
     std::vector<TensorEntry> tensors; // the file's order
+    // Entries refused one by one, the others still listed: each becomes an error buffer, never
+    // a buffer left out, so that a run holding one can never read as matching.
+    std::vector<RefusedEntry> refused;
     // The whole file refused: "PATH: byte B: what is wrong" (or "PATH: what" when no byte
     // applies). `tensors` is then empty.
     std::string error;
-    // An entry that is not a tensor dumpscope can list (an .npz member that is not .npy, a
-    // torch.save value that is not a tensor), naming the file and the entry; the others are
-    // still listed.
+    // What is said of a value that is not a tensor (a torch.save dtype or bare storage) or of
+    // bytes past an array's data, naming the file and the entry.
     std::vector<std::string> warnings;
 };
 

@@ -92,6 +92,7 @@ ContainerListing listTorchSave(const DumpReader& file, const std::string& relati
     const TorchTensorSource source{path, relativePath, prefix, member};
     if (!listPickledTensors(pickle, source, listing)) {
         listing.tensors.clear();
+        listing.refused.clear();
         listing.warnings.clear();
     }
     return listing;

@@ -80,6 +80,11 @@ class TensorWalk {
     void warn(const std::string& key, const std::string& what) {
         m_out.warnings.push_back(where(key) + ": " + what);
     }
+    // A tensor named in the pickle whose elements cannot be read: an error buffer of its own.
+    bool refuse(const std::string& key, const std::string& what) {
+        m_out.refused.push_back({key, where(key) + ": " + what});
+        return true;
+    }
 
     // A dict's values in insertion order, each key once with its last value, as Python has it.
     bool dict(const PickleObject& obj, const std::string& key, std::size_t depth) {
@@ -132,10 +137,8 @@ bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
     const ZipMember* member = m_source.member(memberName);
     if (type == nullptr) return fail(key, "storage type " + storage.type + " is not torch's");
     if (member == nullptr) return fail(key, "its storage " + memberName + " is not in the archive");
-    if (!m_keys.insert(key).second) {
-        warn(key, "a second tensor of that name: left out");
-        return true;
-    }
+    if (!m_keys.insert(key).second)
+        return refuse(key, "a second tensor of that name: which one is meant is unknown");
     const std::uint64_t itemSize = type->itemSize;
     const std::uint64_t capacity = member->uncompressedSize / itemSize;
     std::uint64_t count = 1, last = t.storageOffset;
@@ -161,6 +164,7 @@ bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
     entry.key = key;
     entry.dtype = type->dtype;
     entry.typeName = type->typeName;
+    entry.itemBytes = itemSize;
     entry.shape = t.size;
     TensorLocation& loc = entry.location;
     loc.file = m_source.relativePath;
@@ -174,11 +178,9 @@ bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
         loc.strides = t.stride;
     }
     if (member->method == 8) {
-        if (!contiguous) {
-            warn(key, "non-contiguous view in a compressed member (" + member->name +
-                          "): not supported: left out");
-            return true;
-        }
+        if (!contiguous)
+            return refuse(key, "a non-contiguous view in a compressed member (" + member->name +
+                                   "): not supported (re-save the tensor with .contiguous())");
         loc.deflated = true;
         loc.offset = member->dataOffset;
         loc.compressedBytes = member->compressedSize;
@@ -186,9 +188,8 @@ bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
     } else if (member->method == 0) {
         loc.offset = member->dataOffset + skip;
     } else {
-        warn(key, "its storage " + member->name + " is compressed with method " +
-                      std::to_string(member->method) + ": not supported: left out");
-        return true;
+        return refuse(key, "its storage " + member->name + " is compressed with method " +
+                               std::to_string(member->method) + ": not supported");
     }
     m_out.tensors.push_back(std::move(entry));
     return true;

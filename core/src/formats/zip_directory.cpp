@@ -11,6 +11,8 @@ namespace dumpscope::detail {
 
 namespace {
 
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
+
 constexpr std::uint32_t kEndSignature = 0x06054b50;
 constexpr std::uint32_t kZip64LocatorSignature = 0x07064b50;
 constexpr std::uint32_t kZip64EndSignature = 0x06064b50;
@@ -219,6 +221,13 @@ std::string locateData(const DumpReader& file, std::uint64_t localHeader, std::u
         return at(file, localHeader,
                   "stored member " + member.name + ": " + std::to_string(member.compressedSize) +
                       " bytes stored for a size of " + std::to_string(member.uncompressedSize));
+    // Deflate cannot expand a byte past 1032 (a 258-byte match per 2 bits): a larger claim is a
+    // lie, and work is bounded by the bytes on disk, not by what a directory claims.
+    if (member.method == 8 && member.uncompressedSize / kMaxDeflateRatio > member.compressedSize)
+        return at(file, localHeader,
+                  "deflated member " + member.name + ": " + std::to_string(member.compressedSize) +
+                      " compressed bytes cannot inflate to the " +
+                      std::to_string(member.uncompressedSize) + " its directory claims");
     return {};
 }
 

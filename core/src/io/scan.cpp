@@ -43,15 +43,6 @@ std::optional<std::uint64_t> numbered(std::string_view name, std::string_view wo
     return canonicalDecimal(name);
 }
 
-// The element size a numpy type string without a dumpscope type spells ("<V2" -> 2), so that
-// a schema's type of that size can be taken for it; 0 when it spells none.
-std::uint64_t itemSizeOf(const std::string& typeName) {
-    const auto digits = typeName.find_first_of("0123456789");
-    if (typeName.size() < 2 || digits == std::string::npos || typeName[0] == 'F') return 0;
-    const auto n = canonicalDecimal(std::string_view(typeName).substr(digits));
-    return n && *n <= 16 ? *n : 0;
-}
-
 struct Entry {
     std::string name;
     struct stat st {};
@@ -134,6 +125,16 @@ class Scanner {
         add(std::move(file));
     }
 
+    // A .bin file: a raw dump, unless its first bytes are a tensor format's (a torch.save or
+    // np.save under a .bin name), which then lists and checks it as its own.
+    void addBin(std::uint64_t step, std::uint64_t rank, std::string rest, const fs::path& path,
+                std::string relative, const struct stat& st, std::string group = {}) {
+        if (m_readHeaders && detail::claimedByMagic(path))
+            addContainer(step, rank, rest, group, path, relative, st);
+        else
+            addRaw(step, rank, std::move(rest), std::move(relative), st, std::move(group));
+    }
+
     // A self-describing file: each tensor a buffer. `base` names the buffer when the file holds
     // one tensor, and prefixes the keys of several; empty, the keys alone name them.
     void addContainer(std::uint64_t step, std::uint64_t rank, const std::string& base,
@@ -146,26 +147,35 @@ class Scanner {
         const detail::ContainerListing listing = detail::listContainer(path, relative);
         m_scan.warnings.insert(m_scan.warnings.end(), listing.warnings.begin(),
                                listing.warnings.end());
-        if (!listing.error.empty()) {
+        // A file its reader refuses, or a tensor in it, is an error buffer named like the
+        // tensors it should have held: never compared as bytes, never left out.
+        auto refused = [&](std::string rest, std::string error, bool wholeFile) {
             DumpFile file;
             file.step = step;
             file.rank = rank;
-            file.rest = base.empty() ? path.stem().string() : base;
+            file.rest = std::move(rest);
             file.fileName = relative;
             file.group = group;
-            file.error = listing.error;
+            file.error = std::move(error);
+            file.refusedFile = wholeFile;
             stamp(file, st);
             add(std::move(file));
+        };
+        if (!listing.error.empty()) {
+            refused(base.empty() ? path.stem().string() : base, listing.error, true);
             return;
         }
-        const bool one = listing.tensors.size() == 1;
+        const bool one = listing.tensors.size() + listing.refused.size() == 1;
+        const auto nameOf = [&](const std::string& key) {
+            return !base.empty()  ? (one || key.empty() ? base : base + "." + key)
+                   : !key.empty() ? key
+                                  : path.stem().string();
+        };
         for (const detail::TensorEntry& t : listing.tensors) {
             DumpFile file;
             file.step = step;
             file.rank = rank;
-            file.rest = !base.empty()    ? (one || t.key.empty() ? base : base + "." + t.key)
-                        : !t.key.empty() ? t.key
-                                         : path.stem().string();
+            file.rest = nameOf(t.key);
             file.fileName = relative;
             file.group = group;
             stamp(file, st);
@@ -173,10 +183,12 @@ class Scanner {
             file.dtype = t.dtype;
             file.typeName = t.typeName;
             file.shape = t.shape;
-            file.size = t.location.count * (t.dtype ? dtypeSize(*t.dtype) : itemSizeOf(t.typeName));
+            file.size = t.location.count * t.itemBytes;
             file.location = std::make_shared<const TensorLocation>(t.location);
             add(std::move(file));
         }
+        for (const detail::RefusedEntry& r : listing.refused)
+            refused(nameOf(r.key), r.error, false);
     }
 
   private:
@@ -188,8 +200,13 @@ class Scanner {
     void add(DumpFile file) {
         file.order = m_next[{file.step, file.rank}]++;
         DumpKey key{file.step, file.rest, file.rank};
+        std::string error = file.error;
         const auto [it, added] = m_scan.files.emplace(std::move(key), std::move(file));
-        if (!added)
+        // A refused entry of the same name (a duplicate key) makes the buffer an error: which
+        // of the two holds the tensor is unknown.
+        if (!added && it->second.error.empty() && !error.empty())
+            it->second.error = std::move(error);
+        else if (!added)
             m_scan.warnings.push_back(
                 m_scan.dir.string() + ": two buffers named \"" + it->second.rest + "\" at step " +
                 std::to_string(it->second.step) + " (in " + it->second.fileName +
@@ -240,7 +257,7 @@ void scanRoot(Scanner& scanner, RunScan& scan, const fs::path& root, const std::
                     continue;
                 }
                 if (ext == ".bin")
-                    scanner.addRaw(*step, rank, stem, relative + "/" + f.name, f.st);
+                    scanner.addBin(*step, rank, stem, path / f.name, relative + "/" + f.name, f.st);
                 else
                     scanner.addContainer(*step, rank, stem, {}, path / f.name,
                                          relative + "/" + f.name, f.st);
@@ -263,7 +280,7 @@ void scanRoot(Scanner& scanner, RunScan& scan, const fs::path& root, const std::
                 scanner.notRegular(path, e.st);
                 continue;
             }
-            scanner.addRaw(parsed->step, rank, parsed->rest, relative, e.st);
+            scanner.addBin(parsed->step, rank, parsed->rest, path, relative, e.st);
             continue;
         }
         const std::string stem = fs::path(e.name).stem().string();
@@ -320,7 +337,7 @@ void scanPattern(Scanner& scanner, RunScan& scan, const detail::LayoutPattern& p
                                         "for it; ignored");
                 continue;
             }
-            scanner.addRaw(*fields.step, rank, base, prefix + e.name, e.st, fields.group);
+            scanner.addBin(*fields.step, rank, base, path, prefix + e.name, e.st, fields.group);
         } else {
             scanner.addContainer(*fields.step, rank, base, fields.group, path, prefix + e.name,
                                  e.st);

@@ -19,6 +19,11 @@ namespace {
 // .contiguous() to read it at a raw dump's speed).
 constexpr std::uint64_t kWholeExtentBytes = std::uint64_t{16} << 20;
 constexpr std::uint64_t kWindowBytes = std::uint64_t{1} << 20;
+// A view may read its storage's elements many times over (stride 0: torch's expand), so its
+// elements, not the bytes on disk, set the work. A view of more than 2^28 elements that is
+// also more than 64 times its storage is refused: a header of a few bytes must not buy hours.
+constexpr std::uint64_t kMaxViewElements = std::uint64_t{1} << 28;
+constexpr std::uint64_t kMaxViewRepeats = 64;
 
 bool mulOverflows(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
     return __builtin_mul_overflow(a, b, &out);
@@ -103,6 +108,14 @@ bool SourceReader::open(const std::filesystem::path& path, const TensorLocation&
                 __builtin_add_overflow(last, term, &last))
                 return refuse("its view's strides overflow");
         }
+        const std::uint64_t storageElements = location.extentBytes / elementSize;
+        if (location.count > kMaxViewElements && location.count / kMaxViewRepeats > storageElements)
+            return refuse("its view has " + std::to_string(location.count) +
+                          " elements over a storage of " + std::to_string(storageElements) +
+                          " (a stride-0 or expanded view): more than " +
+                          std::to_string(kMaxViewRepeats) + " times its storage and more than " +
+                          std::to_string(kMaxViewElements) +
+                          " elements, the most dumpscope reads through a view");
         std::uint64_t end = 0;
         if (location.count > 0 &&
             (mulOverflows(last + 1, elementSize, end) || end > location.extentBytes))
