@@ -125,6 +125,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "reruns\n"
         "  dumpscope-cli torch/a torch/b   rank*/step_*.pt, safetensors, .npz, .npy: no schema "
         "needed\n"
+        "  dumpscope-cli torch/a torch/b --group-depth 3   group layers.0.mlp.* as layers.0.mlp\n"
         "  dumpscope-cli runs/a runs/b --layout 'rank{rank}/iter_{step}/{name}.pt'   another "
         "layout\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"

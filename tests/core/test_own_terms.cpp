@@ -262,6 +262,6 @@ TEST(OwnTerms, NamesCutCountsWhatItLeavesOut) {
     for (int i = 0; i < 12; ++i)
         names.push_back("n" + std::to_string(i));
     EXPECT_EQ(namesCut(names, 3), "n0, n1, n2 … and 9 more");
-    EXPECT_EQ(namesCut({"a", "b", "c"}, 3), "a, b and c");
-    EXPECT_EQ(namesCut({"a", "b", "c", "d"}, 3), "a, b, c and d"); // "and 1 more" saves nothing
+    EXPECT_EQ(namesCut({"a", "b", "c"}, 3), "a, b, c");
+    EXPECT_EQ(namesCut({"a", "b", "c", "d"}, 3), "a, b, c, d"); // "and 1 more" saves nothing
 }

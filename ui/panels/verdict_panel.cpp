@@ -36,6 +36,13 @@ QString joined(const std::vector<std::string>& items) {
     return list.join(QStringLiteral(", "));
 }
 
+QString cutText(const std::vector<std::string>& items, std::size_t shown = dumpscope::kListedNames) {
+    return QString::fromStdString(dumpscope::namesCut(items, shown));
+}
+
+// The link that opens every cut list of the panel.
+const QString kShowAllLink = QStringLiteral("show-all");
+
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     QFont font = label->font();
@@ -49,7 +56,8 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
 VerdictPanel::VerdictPanel(QWidget* parent)
     : QWidget(parent), m_headline(new QLabel(this)), m_tree(new QTreeWidget(this)),
       m_text(new QPlainTextEdit(this)), m_culprits(new QTableWidget(this)),
-      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)) {
+      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)),
+      m_rootTitle(sectionTitle(tr("Root cause by dataflow"), this)) {
     m_headline->setObjectName(QStringLiteral("verdictHeadline"));
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::PlainText);
@@ -110,14 +118,21 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     layout->setContentsMargins(4, 0, 0, 0);
     layout->addWidget(m_headline);
     layout->addWidget(m_warnings);
-    layout->addWidget(sectionTitle(tr("Root cause by dataflow"), this));
+    m_rootTitle->setObjectName(QStringLiteral("rootCauseTitle"));
+    layout->addWidget(m_rootTitle);
     layout->addWidget(m_rootCause);
-    layout->addWidget(sectionTitle(tr("Decision tree"), this));
+    auto* treeTitle = sectionTitle(tr("Decision tree"), this);
+    auto* culpritTitle = sectionTitle(tr("Per-group culprit table"), this);
+    auto* textTitle = sectionTitle(tr("Interpretation (reference wording)"), this);
+    layout->addWidget(treeTitle);
     layout->addWidget(m_tree, 3);
-    layout->addWidget(sectionTitle(tr("Per-group culprit table"), this));
+    layout->addWidget(culpritTitle);
     layout->addWidget(m_culprits, 2);
-    layout->addWidget(sectionTitle(tr("Interpretation (reference wording)"), this));
+    layout->addWidget(textTitle);
     layout->addWidget(m_text, 3);
+    m_schemaOnly = {treeTitle, m_tree, culpritTitle, m_culprits, textTitle, m_text};
+    // A run in its own terms has its root cause alone: it takes the panel's height.
+    layout->addStretch(0);
 
     buildTree();
     clear();
@@ -160,7 +175,17 @@ void VerdictPanel::buildTree() {
     m_tree->expandAll();
 }
 
+void VerdictPanel::showTerms(dumpscope::VerdictTerms terms) {
+    const bool own = terms == dumpscope::VerdictTerms::own;
+    for (QWidget* w : m_schemaOnly)
+        w->setVisible(!own);
+    m_rootTitle->setText(own ? tr("Root cause in production order") : tr("Root cause by dataflow"));
+}
+
 void VerdictPanel::clear() {
+    m_snapshot.reset();
+    m_showAll = false;
+    showTerms(dumpscope::VerdictTerms::schema);
     m_headline->setText(tr("No verdict yet"));
     m_text->clear();
     m_culprits->setRowCount(0);
@@ -200,7 +225,11 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
         return;
     }
     m_cleared = false;
+    if (snapshot != m_snapshot) m_showAll = false;
+    m_snapshot = snapshot;
     const auto& verdict = analysis.verdict;
+    const auto& cause = verdict.rootCause;
+    showTerms(analysis.terms);
     if (verdict.decisionCase == dumpscope::DecisionCase::not_compared) {
         m_headline->setText(
             tr("%1 (exit %2)").arg(QString::fromStdString(verdict.text)).arg(verdict.exitCode));
@@ -211,15 +240,35 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
                                nullptr, static_cast<int>(verdict.nOneSided)));
     } else if (verdict.exitCode == 0) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));
+    } else if (verdict.firstDivergentStep && analysis.terms == dumpscope::VerdictTerms::own) {
+        QString headline = tr("First divergent step %1 · root %2").arg(*verdict.firstDivergentStep);
+        headline = headline.arg(cause.buffers.empty() ? tr("not determined")
+                                                      : cutText(cause.buffers, 2));
+        if (!cause.kinds.empty())
+            headline += QStringLiteral(" (%1)").arg(QString::fromUtf8(
+                dumpscope::kindName(cause.kinds.front()).data(),
+                static_cast<int>(dumpscope::kindName(cause.kinds.front()).size())));
+        if (!cause.downstream.empty())
+            headline += tr(" · %n more downstream", nullptr,
+                           static_cast<int>(cause.downstream.size()));
+        headline += tr(" (exit %1)").arg(verdict.exitCode);
+        if (verdict.nOneSided > 0)
+            headline +=
+                tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
+        m_headline->setText(headline);
     } else if (verdict.firstDivergentStep) {
         QString headline = tr("First divergent step %1 · diverged: %2 (exit %3)")
                                .arg(*verdict.firstDivergentStep)
-                               .arg(joined(verdict.divergedGroups))
+                               .arg(cutText(verdict.divergedGroups))
                                .arg(verdict.exitCode);
         if (verdict.nOneSided > 0)
             headline +=
                 tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
         m_headline->setText(headline);
+    } else if (verdict.exitCode == 1) {
+        // Never "equal": files outside the schema differ.
+        m_headline->setText(tr("The runs differ, only in unclassified files: the schema's "
+                               "buffers all match (exit 1)"));
     } else {
         m_headline->setText(tr("Input missing or malformed (exit %1)").arg(verdict.exitCode));
     }
@@ -237,7 +286,10 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     m_text->setPlainText(QString::fromStdString(verdict.text));
     highlightPath(verdict);
     fillCulprits(analysis);
-    fillRootCause(analysis);
+    if (analysis.terms == dumpscope::VerdictTerms::own && cause.step)
+        fillOwnRootCause(analysis);
+    else
+        fillRootCause(analysis);
 }
 
 void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
@@ -320,17 +372,23 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
         if (dumpscope::notJudged(row)) {
             text = tr("NOT JUDGED — %1").arg(unjudged);
             color = matrix_colors::toleratedText();
-        } else if (!row.divergentBuffers.empty()) {
-            text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
-            if (!unjudged.isEmpty()) text += tr("; not judged: %1").arg(unjudged);
+        }
+        QString tip; // the whole list, where the cell shows it cut
+        if (!dumpscope::notJudged(row) && !row.divergentBuffers.empty()) {
+            text = tr("DIVERGE in %1").arg(cutText(row.divergentBuffers));
+            tip = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+            if (!unjudged.isEmpty()) {
+                text += tr("; not judged: %1").arg(unjudged);
+                tip += tr("; not judged: %1").arg(unjudged);
+            }
             color = matrix_colors::divergeText();
-        } else {
+        } else if (!dumpscope::notJudged(row)) {
             text = row.present ? tr("EQUAL") : tr("(no dump)");
             if (row.present) color = matrix_colors::equalText();
         }
         auto* status = new QTableWidgetItem(text);
         status->setForeground(color);
-        status->setToolTip(text);
+        status->setToolTip(tip.isEmpty() ? text : tip);
         m_culprits->setItem(r, 0, group);
         m_culprits->setItem(r, 1, status);
     }
@@ -339,6 +397,7 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
 
 void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_links.clear();
+    m_rootCause->setToolTip(QString());
     const auto& cause = analysis.verdict.rootCause;
     QStringList undecided; // why the root cause stops short of a divergent group
     for (const auto& line : dumpscope::undecidedRootLines(analysis))
@@ -372,7 +431,12 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
         QString part =
             tr("step %1 · group %2").arg(*cause.step).arg(link({*cause.step, group, {}}, group));
         QStringList buffers;
+        std::size_t left = 0; // the group's root buffers past the cut
         for (const auto& name : cause.buffers) {
+            if (!m_showAll && static_cast<std::size_t>(buffers.size()) >= dumpscope::kListedNames) {
+                ++left;
+                continue;
+            }
             const bool inGroup =
                 std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
                     return b.step == *cause.step && b.group == groupId && b.name == name;
@@ -387,6 +451,8 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                         static_cast<int>(dumpscope::kindName(source.kind).size())));
             buffers << shownBuffer;
         }
+        if (left > 0)
+            buffers << tr("… and %1 more (<a href=\"%2\">show all</a>)").arg(left).arg(kShowAllLink);
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
     }
@@ -403,7 +469,96 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_rootCause->setText(text);
 }
 
+void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
+    m_links.clear();
+    const auto& cause = analysis.verdict.rootCause;
+    const quint64 step = *cause.step;
+    if (cause.sources.empty()) {
+        m_rootCause->setText(
+            tr("step %1 · not determined: no divergent buffer there was compared").arg(step));
+        return;
+    }
+    auto link = [this](LinkTarget target, const QString& text) {
+        m_links.push_back(std::move(target));
+        return QStringLiteral("<a href=\"rc:%1\">%2</a>")
+            .arg(m_links.size() - 1)
+            .arg(text.toHtmlEscaped());
+    };
+    const auto kindText = [](dumpscope::Kind k) {
+        const auto name = dumpscope::kindName(k);
+        return QString::fromUtf8(name.data(), static_cast<int>(name.size()));
+    };
+    // Each root, a link to its cell and buffer, with its kind and rank.
+    QStringList roots;
+    std::size_t left = 0;
+    for (const auto& source : cause.sources) {
+        if (!m_showAll && static_cast<std::size_t>(roots.size()) >= dumpscope::kListedNames) {
+            ++left;
+            continue;
+        }
+        QString root = link({step, QString::fromStdString(source.group),
+                             QString::fromStdString(source.buffer)},
+                            QString::fromStdString(source.buffer)) +
+                       QStringLiteral(" (%1").arg(kindText(source.kind));
+        if (source.rank) root += tr(", rank %1").arg(*source.rank);
+        roots << root + QStringLiteral(")");
+    }
+    if (left > 0) roots << tr("… and %1 more").arg(left);
+    QString text =
+        (cause.sources.size() > 1 ? tr("step %1 · roots: ") : tr("step %1 · root: ")).arg(step) +
+        roots.join(QStringLiteral(", "));
+    const bool byInputs =
+        std::any_of(cause.sources.begin(), cause.sources.end(),
+                    [](const dumpscope::RootSource& r) { return r.declaredInputs; });
+    const QString why =
+        byInputs ? tr("divergent, while every captured input that fed it is equal")
+                 : tr("the first divergent buffer in production order: %1")
+                       .arg(QString::fromUtf8(dumpscope::orderSourceText(*cause.order).data(),
+                                              static_cast<int>(
+                                                  dumpscope::orderSourceText(*cause.order).size())));
+    text += QStringLiteral("<br>") + why.toHtmlEscaped();
+    if (!cause.suggestion.empty())
+        text += QStringLiteral("<br><i>%1</i>")
+                    .arg(QString::fromStdString(cause.suggestion).toHtmlEscaped());
+    if (!cause.downstream.empty()) {
+        // Counted, with the first few named; the rest on demand (and all in the tooltip).
+        const std::size_t n = cause.downstream.size();
+        text += QStringLiteral("<br>") +
+                tr("%n more diverge downstream, produced after it: ", nullptr, static_cast<int>(n))
+                    .toHtmlEscaped() +
+                (m_showAll ? QString::fromStdString(dumpscope::namesCut(cause.downstream, n))
+                           : cutText(cause.downstream, 3))
+                    .toHtmlEscaped();
+        if (!m_showAll && n > 4)
+            text += QStringLiteral(" (<a href=\"%1\">%2</a>)")
+                        .arg(kShowAllLink, tr("show all %1").arg(n).toHtmlEscaped());
+    }
+    if (left > 0 && !m_showAll)
+        text += QStringLiteral("<br><a href=\"%1\">%2</a>")
+                    .arg(kShowAllLink, tr("show every root").toHtmlEscaped());
+    for (const auto& note : dumpscope::rootCauseNotes(analysis))
+        text += QStringLiteral("<br><b>%1</b> %2")
+                    .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
+    m_rootCause->setText(text);
+    m_rootCause->setToolTip(cause.downstream.empty()
+                                ? QString()
+                                : tr("Downstream at step %1: %2")
+                                      .arg(step)
+                                      .arg(cutText(cause.downstream, 40)));
+}
+
 void VerdictPanel::onLink(const QString& link) {
+    if (link == kShowAllLink) {
+        m_showAll = true;
+        if (m_snapshot) {
+            const auto& analysis = *m_snapshot->analysis;
+            if (analysis.terms == dumpscope::VerdictTerms::own && analysis.verdict.rootCause.step)
+                fillOwnRootCause(analysis);
+            else
+                fillRootCause(analysis);
+        }
+        return;
+    }
     if (!link.startsWith(QStringLiteral("rc:"))) return;
     bool ok = false;
     const int i = link.mid(3).toInt(&ok);

@@ -13,8 +13,11 @@ class QTableWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
-// The verdict side panel: the reference's decision tree with the path taken highlighted, its
-// interpretation text, the per-group culprit table and the root cause by dataflow as links.
+// The verdict side panel. For a run in the schema's terms: the reference's decision tree with
+// the path taken highlighted, its interpretation text, the per-group culprit table and the root
+// cause by dataflow as links. For a run in its own terms: the root cause in production order
+// alone, its root buffer(s) as links and how many diverge downstream. Every list is cut to a few
+// names; "show all" opens the rest on demand.
 class VerdictPanel : public QWidget {
     Q_OBJECT
   public:
@@ -41,6 +44,8 @@ class VerdictPanel : public QWidget {
     void fillCulprits(const dumpscope::Analysis& analysis);
     void fillRootCause(const dumpscope::Analysis& analysis);
     void onLink(const QString& link);
+    void fillOwnRootCause(const dumpscope::Analysis& analysis);
+    void showTerms(dumpscope::VerdictTerms terms);
 
     struct LinkTarget {
         quint64 step;
@@ -54,6 +59,10 @@ class VerdictPanel : public QWidget {
     QTableWidget* m_culprits;
     QLabel* m_rootCause;
     QLabel* m_warnings;
+    QLabel* m_rootTitle;
+    std::vector<QWidget*> m_schemaOnly; // the tree, the culprit table, the reference's wording
+    SnapshotPtr m_snapshot;             // what "show all" lists again
+    bool m_showAll = false;             // the cut lists shown whole, until the next snapshot
     QTreeWidgetItem* m_anyNode = nullptr;
     QTreeWidgetItem* m_divergeNode = nullptr;
     std::vector<LinkTarget> m_links;

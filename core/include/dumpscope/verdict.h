@@ -55,7 +55,7 @@ std::string decisionText(DecisionCase c);
 // How many names a list in a verdict shows before it is cut; --json and the reports' tables
 // have them all.
 inline constexpr std::size_t kListedNames = 8;
-// "a, b and c", or past `shown` names "a, b, … and 170 more": the one way every front end
+// "a, b, c", or past `shown` names "a, b … and 170 more": the one way every front end
 // shortens a long list of buffers or groups.
 std::string namesCut(const std::vector<std::string>& names, std::size_t shown = kListedNames);
 

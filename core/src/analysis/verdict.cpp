@@ -227,7 +227,7 @@ std::string namesCut(const std::vector<std::string>& names, std::size_t shown) {
     // Cutting one name to say "and 1 more" saves nothing.
     const std::size_t listed = n <= shown + 1 ? n : shown;
     for (std::size_t i = 0; i < listed; ++i)
-        out += (i == 0 ? "" : listed == n && i + 1 == n ? " and " : ", ") + names[i];
+        out += (i == 0 ? "" : ", ") + names[i];
     if (listed < n) out += " … and " + std::to_string(n - listed) + " more";
     return out;
 }
