@@ -119,12 +119,13 @@ int main(int argc, char** argv) {
         bool ok = false;
         const qulonglong value = parser.value(groupDepth).toULongLong(&ok);
         if (!ok || !dumpscope::kGroupDepthRange.contains(value)) {
-            reportStartupError(QStringLiteral("--group-depth %1: expected %2")
-                                   .arg(parser.value(groupDepth),
-                                        QString::fromUtf8(dumpscope::kGroupDepthRange.words.data(),
-                                                          static_cast<qsizetype>(
-                                                              dumpscope::kGroupDepthRange.words.size()))),
-                               platformShowsWindows());
+            reportStartupError(
+                QStringLiteral("--group-depth %1: expected %2")
+                    .arg(parser.value(groupDepth),
+                         QString::fromUtf8(
+                             dumpscope::kGroupDepthRange.words.data(),
+                             static_cast<qsizetype>(dumpscope::kGroupDepthRange.words.size()))),
+                platformShowsWindows());
             return 2;
         }
         depth = static_cast<std::size_t>(value);

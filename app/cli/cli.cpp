@@ -278,7 +278,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (settleOption->count()) settle = parseRealOption("--settle", settleText, kSettleRange);
         if (stepsOption->count()) options.steps = parseStepsOption(steps);
         if (groupDepthOption->count())
-            options.groupDepth = parseCountOption("--group-depth", groupDepthText, kGroupDepthRange);
+            options.groupDepth =
+                parseCountOption("--group-depth", groupDepthText, kGroupDepthRange);
     } catch (const OptionError& e) {
         err << "error: " << e.what() << "\n";
         return 2;

@@ -187,14 +187,13 @@ void writeOwnVerdict(const Analysis& an, std::ostream& out, bool color,
         std::vector<std::string> sources;
         for (const auto& s : rc.sources)
             sources.push_back(s.buffer + " (" + std::string(kindName(s.kind)) +
-                              (s.rank ? ", rank " + std::to_string(*s.rank) : std::string()) +
-                              ")");
+                              (s.rank ? ", rank " + std::to_string(*s.rank) : std::string()) + ")");
         out << "  roots: " << shown(namesCut(sources)) << "\n";
     }
     if (!rc.downstream.empty())
-        out << "  downstream: " << rc.downstream.size()
-            << " more divergent buffer(s) at step " << step << ", produced after "
-            << (rc.buffers.size() > 1 ? "them" : "it") << ": " << shown(namesCut(rc.downstream, 3))
+        out << "  downstream: " << rc.downstream.size() << " more divergent buffer(s) at step "
+            << step << ", produced after " << (rc.buffers.size() > 1 ? "them" : "it") << ": "
+            << shown(namesCut(rc.downstream, 3))
             << (rc.downstream.size() > 4 ? " (--json lists them all)" : "") << "\n";
     for (const auto& line : rootCauseNotes(an))
         out << "  " << paint("note:", Paint::yellow, color) << " " << shown(line) << "\n";

@@ -28,7 +28,7 @@ fs::path committedRuns(const std::string& format) {
 }
 
 // The order write_runs.py produced the tensors in.
-const char* const kProduced[] = {"embed.out", "layer1.attn", "layer1.out", "head.logits",
+const char* const kProduced[] = {"embed.out", "layer1.attn", "layer1.out",  "head.logits",
                                  "tokens",    "mask",        "grads.slice", "grads.t"};
 
 // A directory of .npy files keeps no order but the files' modification times, which a checkout
@@ -142,8 +142,8 @@ TEST_P(CliFormats, TheTextOutputSaysTheRankTheRootAndWhatOrderedIt) {
     EXPECT_NE(r.out.find("the divergence appears first on rank 1 at step 2"), std::string::npos)
         << r.out;
     // Groups taken from the files are not the reference tree's: none of its words.
-    for (const char* reference : {"unexpected finding", "Per-group culprit table",
-                                  "decision tree", "(no dump)", "Group G"})
+    for (const char* reference :
+         {"unexpected finding", "Per-group culprit table", "decision tree", "(no dump)", "Group G"})
         EXPECT_EQ(r.out.find(reference), std::string::npos) << reference << "\n" << r.out;
 }
 

@@ -208,10 +208,10 @@ TEST(OwnTerms, CapturedInputsFindTwoIndependentRootsAsTwo) {
     // embed -> a.out -> a.next; b.out is fed by embed only, which is equal.
     BufferResult embed = divergent("embed", 0, std::vector<std::string>{});
     embed.status = Status::equal;
-    const Analysis an = ownAnalysis({embed,
-                                     divergent("a.out", 1, std::vector<std::string>{"embed"}),
-                                     divergent("a.next", 2, std::vector<std::string>{"a.out"}),
-                                     divergent("b.out", 3, std::vector<std::string>{"embed"})});
+    const Analysis an =
+        ownAnalysis({embed, divergent("a.out", 1, std::vector<std::string>{"embed"}),
+                     divergent("a.next", 2, std::vector<std::string>{"a.out"}),
+                     divergent("b.out", 3, std::vector<std::string>{"embed"})});
     const RootCause& rc = an.verdict.rootCause;
     EXPECT_EQ(rc.buffers, (std::vector<std::string>{"a.out", "b.out"}));
     EXPECT_EQ(rc.downstream, std::vector<std::string>{"a.next"});

@@ -38,8 +38,9 @@ inline std::vector<std::string> modelBufferNames(int layers) {
 }
 
 // A safetensors file of f32 tensors of shape [n], in the given order (header and data alike).
-inline void writeSafetensors(const std::filesystem::path& file,
-                             const std::vector<std::pair<std::string, std::vector<float>>>& tensors) {
+inline void
+writeSafetensors(const std::filesystem::path& file,
+                 const std::vector<std::pair<std::string, std::vector<float>>>& tensors) {
     std::string header = "{";
     std::size_t offset = 0;
     for (const auto& [name, values] : tensors) {

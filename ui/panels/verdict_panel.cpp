@@ -36,7 +36,8 @@ QString joined(const std::vector<std::string>& items) {
     return list.join(QStringLiteral(", "));
 }
 
-QString cutText(const std::vector<std::string>& items, std::size_t shown = dumpscope::kListedNames) {
+QString cutText(const std::vector<std::string>& items,
+                std::size_t shown = dumpscope::kListedNames) {
     return QString::fromStdString(dumpscope::namesCut(items, shown));
 }
 
@@ -242,15 +243,15 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));
     } else if (verdict.firstDivergentStep && analysis.terms == dumpscope::VerdictTerms::own) {
         QString headline = tr("First divergent step %1 · root %2").arg(*verdict.firstDivergentStep);
-        headline = headline.arg(cause.buffers.empty() ? tr("not determined")
-                                                      : cutText(cause.buffers, 2));
+        headline =
+            headline.arg(cause.buffers.empty() ? tr("not determined") : cutText(cause.buffers, 2));
         if (!cause.kinds.empty())
             headline += QStringLiteral(" (%1)").arg(QString::fromUtf8(
                 dumpscope::kindName(cause.kinds.front()).data(),
                 static_cast<int>(dumpscope::kindName(cause.kinds.front()).size())));
         if (!cause.downstream.empty())
-            headline += tr(" · %n more downstream", nullptr,
-                           static_cast<int>(cause.downstream.size()));
+            headline +=
+                tr(" · %n more downstream", nullptr, static_cast<int>(cause.downstream.size()));
         headline += tr(" (exit %1)").arg(verdict.exitCode);
         if (verdict.nOneSided > 0)
             headline +=
@@ -452,7 +453,8 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
             buffers << shownBuffer;
         }
         if (left > 0)
-            buffers << tr("… and %1 more (<a href=\"%2\">show all</a>)").arg(left).arg(kShowAllLink);
+            buffers
+                << tr("… and %1 more (<a href=\"%2\">show all</a>)").arg(left).arg(kShowAllLink);
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
     }
@@ -513,9 +515,9 @@ void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
     const QString why =
         byInputs ? tr("divergent, while every captured input that fed it is equal")
                  : tr("the first divergent buffer in production order: %1")
-                       .arg(QString::fromUtf8(dumpscope::orderSourceText(*cause.order).data(),
-                                              static_cast<int>(
-                                                  dumpscope::orderSourceText(*cause.order).size())));
+                       .arg(QString::fromUtf8(
+                           dumpscope::orderSourceText(*cause.order).data(),
+                           static_cast<int>(dumpscope::orderSourceText(*cause.order).size())));
     text += QStringLiteral("<br>") + why.toHtmlEscaped();
     if (!cause.suggestion.empty())
         text += QStringLiteral("<br><i>%1</i>")
@@ -540,11 +542,10 @@ void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
         text += QStringLiteral("<br><b>%1</b> %2")
                     .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
     m_rootCause->setText(text);
-    m_rootCause->setToolTip(cause.downstream.empty()
-                                ? QString()
-                                : tr("Downstream at step %1: %2")
-                                      .arg(step)
-                                      .arg(cutText(cause.downstream, 40)));
+    m_rootCause->setToolTip(
+        cause.downstream.empty()
+            ? QString()
+            : tr("Downstream at step %1: %2").arg(step).arg(cutText(cause.downstream, 40)));
 }
 
 void VerdictPanel::onLink(const QString& link) {

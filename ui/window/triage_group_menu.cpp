@@ -30,10 +30,12 @@ QMenu* TriageView::groupMenu(int column) {
     QAction* open = menu->addAction(
         tr("Open %1 into its children (group every name at depth %2)").arg(group).arg(depth + 1));
     open->setEnabled(hasChildren && depth < deepest);
-    connect(open, &QAction::triggered, this, [this, depth] { emit groupDepthRequested(depth + 1); });
+    connect(open, &QAction::triggered, this,
+            [this, depth] { emit groupDepthRequested(depth + 1); });
     QAction* close = menu->addAction(tr("Close the groups to depth %1").arg(depth - 1));
     close->setEnabled(depth > 1);
-    connect(close, &QAction::triggered, this, [this, depth] { emit groupDepthRequested(depth - 1); });
+    connect(close, &QAction::triggered, this,
+            [this, depth] { emit groupDepthRequested(depth - 1); });
     QAction* chosen = menu->addAction(tr("Group at the depth chosen by itself"));
     connect(chosen, &QAction::triggered, this, [this] { emit groupDepthRequested(0); });
     return menu;

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 namespace dumpscope {
 

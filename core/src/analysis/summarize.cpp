@@ -158,7 +158,7 @@ bool mayChangeVerdict(const Analysis& an, const Verdict& v, const BufferResult& 
     if (first && b.step == *first) return true;            // culprits and root cause
     if (isError(b.status) && v.exitCode != 2) return true; // the first error: exit 2
     if (!countsAsDivergent(an, b.status)) return false;
-    if (v.exitCode == 0) return true;                             // the first divergence: exit 1
+    if (v.exitCode == 0) return true; // the first divergence: exit 1
     // An earlier divergent step; unclassified files set it only for a run in its own terms.
     return (b.group != kOtherGroup || an.terms == VerdictTerms::own) && (!first || b.step < *first);
 }

@@ -245,11 +245,10 @@ std::string ownTermsText(const Verdict& v) {
     const bool byInputs = std::any_of(rc.sources.begin(), rc.sources.end(),
                                       [](const RootSource& s) { return s.declaredInputs; });
     std::string text = "  The runs part at step " + std::to_string(*rc.step) +
-                       (v.firstDivergentRank
-                            ? " on rank " + std::to_string(*v.firstDivergentRank)
-                            : std::string()) +
+                       (v.firstDivergentRank ? " on rank " + std::to_string(*v.firstDivergentRank)
+                                             : std::string()) +
                        ". Root" + (several ? "s: " : ": ") + namesCut(named, kListedNames) +
-                       (byInputs   ? ", whose captured inputs are equal"
+                       (byInputs  ? ", whose captured inputs are equal"
                         : several ? std::string()
                                   : ", the first divergent buffer in production order (" +
                                         std::string(orderSourceText(*rc.order)) + ")") +

@@ -241,10 +241,10 @@ void interpretationSection(std::string& md, const Analysis& a) {
         longest = std::max(longest, run);
     }
     const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-    md += std::string(a.terms == VerdictTerms::own ? "## Verdict in the runs' own terms\n\n"
-                                                   : "## Interpretation (reference decision tree)\n\n") +
-          fence + "text\n" + text + "\n" +
-          fence + "\n";
+    md += std::string(a.terms == VerdictTerms::own
+                          ? "## Verdict in the runs' own terms\n\n"
+                          : "## Interpretation (reference decision tree)\n\n") +
+          fence + "text\n" + text + "\n" + fence + "\n";
 }
 
 } // namespace
