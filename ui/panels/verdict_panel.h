@@ -4,7 +4,9 @@
 
 #include <QWidget>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 class QLabel;
@@ -32,6 +34,11 @@ class VerdictPanel : public QWidget {
     void clear();
 
     QTreeWidget* decisionTree() const { return m_tree; }
+
+    // The link that shows every cut list of the panel whole.
+    static constexpr const char* kShowAllLink = "show-all";
+    // A list of names as the panel shows it: cut past `shown` (dumpscope::namesCut).
+    static QString cutList(const std::vector<std::string>& items, std::size_t shown);
     QString interpretation() const;
 
   signals:
