@@ -4,6 +4,7 @@
 #include "startup/startup_error.h"
 #include "window/main_window.h"
 
+#include "dumpscope/option_ranges.h"
 #include "dumpscope/report.h"
 #include "dumpscope/scan.h"
 #include "dumpscope/schema.h"
@@ -69,7 +70,12 @@ int main(int argc, char** argv) {
         QStringLiteral("Where the runs' files are, as a pattern with {rank}, {step}, {group}, "
                        "{file} and {name} (default: found by itself)."),
         QStringLiteral("PATTERN"));
-    parser.addOptions({demo, schema, screenshot, floor, layout});
+    const QCommandLineOption groupDepth(
+        QStringLiteral("group-depth"),
+        QStringLiteral("Group buffers read without a schema by this many components of their "
+                       "dotted names (default: chosen by itself)."),
+        QStringLiteral("N"));
+    parser.addOptions({demo, schema, screenshot, floor, layout, groupDepth});
     parser.process(app);
 
     const QStringList runs = parser.positionalArguments();
@@ -108,8 +114,26 @@ int main(int argc, char** argv) {
         }
     }
 
+    std::size_t depth = 0;
+    if (parser.isSet(groupDepth)) {
+        bool ok = false;
+        const qulonglong value = parser.value(groupDepth).toULongLong(&ok);
+        if (!ok || !dumpscope::kGroupDepthRange.contains(value)) {
+            reportStartupError(
+                QStringLiteral("--group-depth %1: expected %2")
+                    .arg(parser.value(groupDepth),
+                         QString::fromUtf8(
+                             dumpscope::kGroupDepthRange.words.data(),
+                             static_cast<qsizetype>(dumpscope::kGroupDepthRange.words.size()))),
+                platformShowsWindows());
+            return 2;
+        }
+        depth = static_cast<std::size_t>(value);
+    }
+
     MainWindow window(options);
     if (parser.isSet(layout)) window.setDumpLayout(parser.value(layout));
+    window.setGroupDepth(depth);
     window.show();
 
     if (parser.isSet(screenshot)) {

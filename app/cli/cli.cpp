@@ -126,6 +126,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "reruns\n"
         "  dumpscope-cli torch/a torch/b   rank*/step_*.pt, safetensors, .npz, .npy: no schema "
         "needed\n"
+        "  dumpscope-cli torch/a torch/b --group-depth 3   group layers.0.mlp.* as layers.0.mlp\n"
         "  dumpscope-cli runs/a runs/b --layout 'rank{rank}/iter_{step}/{name}.pt'   another "
         "layout\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
@@ -162,6 +163,14 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "{step}, {group}, {file} and {name}, e.g. rank{rank}/iter_{step}/{name}.pt "
                    "(default: found by itself; see docs/reference/formats.md)")
         ->option_text("PATTERN");
+    std::string groupDepthText;
+    auto* groupDepthOption =
+        app.add_option("--group-depth", groupDepthText,
+                       ranged("group buffers read without a schema by this many components of "
+                              "their dotted names (layers.0.mlp at 2: layers.0; default: the "
+                              "shallowest depth giving 8 groups or more, at most 64)",
+                              kGroupDepthRange.words))
+            ->option_text("N");
     auto* stepsOption =
         app.add_option("--steps", steps,
                        "only these steps, e.g. 0-3,7 (default: every step found); at most " +
@@ -269,6 +278,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             untilStep = parseCountOption("--until-step", untilText, kStepRange);
         if (settleOption->count()) settle = parseRealOption("--settle", settleText, kSettleRange);
         if (stepsOption->count()) options.steps = parseStepsOption(steps);
+        if (groupDepthOption->count())
+            options.groupDepth =
+                parseCountOption("--group-depth", groupDepthText, kGroupDepthRange);
     } catch (const OptionError& e) {
         err << "error: " << e.what() << "\n";
         return 2;

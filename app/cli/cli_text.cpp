@@ -6,6 +6,7 @@
 #include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -108,7 +109,7 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
             groups.push_back(schema.group(id)->label);
         out << "\n"
             << paint(head + "group " + joined(groups, " and group ") + "; buffer(s) " +
-                         joined(rc.buffers),
+                         shown(namesCut(rc.buffers)),
                      Paint::bold_red, color)
             << "\n";
         out << "  (the divergent groups whose inputs, per the schema's dataflow, are all equal)\n";
@@ -122,9 +123,9 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
         if (rc.groups.size() > 1) {
             std::vector<std::string> sources;
             for (const auto& s : rc.sources)
-                sources.push_back(shown(s.group) + "/" + shown(s.buffer) + " (" +
-                                  std::string(kindName(s.kind)) + ")");
-            out << "  sources: " << joined(sources) << "\n";
+                sources.push_back(s.group + "/" + s.buffer + " (" + std::string(kindName(s.kind)) +
+                                  ")");
+            out << "  sources: " << shown(namesCut(sources)) << "\n";
         }
     }
     for (const auto& line : rootCauseNotes(an))
@@ -140,6 +141,67 @@ void writeRootCause(const Analysis& an, std::ostream& out, bool color) {
     for (const auto& line : undecidedRootLines(an))
         out << "  " << shown(line) << "\n";
 }
+
+// A run in its own terms: the first divergent step, its root buffer(s) in production order (or
+// by captured inputs) with their kind, and how many buffers diverge downstream. Every list is
+// cut to a few names: --json has them all.
+void writeOwnVerdict(const Analysis& an, std::ostream& out, bool color,
+                     const std::string& oneSidedNote) {
+    const Verdict& v = an.verdict;
+    const RootCause& rc = v.rootCause;
+    const std::string step = std::to_string(*v.firstDivergentStep);
+    out << paint("VERDICT (first divergent step = " + step +
+                     (v.firstDivergentRank ? ", rank " + std::to_string(*v.firstDivergentRank)
+                                           : std::string()) +
+                     "):",
+                 Paint::red, color)
+        << "\n";
+    const std::size_t nGroups = v.divergedGroups.size();
+    out << "  diverged group(s): " << shown(namesCut(v.divergedGroups))
+        << (nGroups > kListedNames + 1 ? " (" + std::to_string(nGroups) + " groups)" : "") << "\n"
+        << oneSidedNote << "\n";
+    const std::string head = "ROOT CAUSE in production order (step " + step + "): ";
+    if (rc.sources.empty()) {
+        out << paint(head + "not determined: no divergent buffer at that step was compared",
+                     Paint::yellow, color)
+            << "\n";
+        return;
+    }
+    const bool byInputs = std::any_of(rc.sources.begin(), rc.sources.end(),
+                                      [](const RootSource& s) { return s.declaredInputs; });
+    out << paint(head + (rc.buffers.size() > 1 ? "buffers " : "buffer ") +
+                     shown(namesCut(rc.buffers)),
+                 Paint::bold_red, color)
+        << "\n";
+    out << (byInputs ? std::string("  (divergent, while every captured input that fed it is equal)")
+                     : "  (the first divergent buffer in production order: " +
+                           std::string(orderSourceText(*rc.order)) + ")")
+        << "\n";
+    if (!rc.kinds.empty()) {
+        std::vector<std::string> kinds;
+        for (auto k : rc.kinds)
+            kinds.emplace_back(kindName(k));
+        out << "  kind: " << joined(kinds) << "\n  → " << shown(rc.suggestion) << "\n";
+    }
+    if (rc.sources.size() > 1) {
+        std::vector<std::string> sources;
+        for (const auto& s : rc.sources)
+            sources.push_back(s.buffer + " (" + std::string(kindName(s.kind)) +
+                              (s.rank ? ", rank " + std::to_string(*s.rank) : std::string()) + ")");
+        out << "  roots: " << shown(namesCut(sources)) << "\n";
+    }
+    if (!rc.downstream.empty())
+        out << "  downstream: " << rc.downstream.size() << " more divergent buffer(s) at step "
+            << step << ", produced after " << (rc.buffers.size() > 1 ? "them" : "it") << ": "
+            << shown(namesCut(rc.downstream, 3))
+            << (rc.downstream.size() > 4 ? " (--json lists them all)" : "") << "\n";
+    for (const auto& line : rootCauseNotes(an))
+        out << "  " << paint("note:", Paint::yellow, color) << " " << shown(line) << "\n";
+}
+
+// More schema groups than fit a screen: the culprit table lists the ones that diverge or could
+// not be judged, and counts the others.
+constexpr std::size_t kCulpritRowsShown = 12;
 
 } // namespace
 
@@ -196,6 +258,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         for (const auto& row : an.matrix) {
             out << "=== step " << row.step << " ===\n";
             for (const auto& cell : row.cells) {
+                // A group of a run in its own terms is its names'; one absent here says nothing.
+                if (cell.buffers.empty() && an.terms == VerdictTerms::own) continue;
                 const auto* g = schema.group(cell.group);
                 out << "  -- "
                     << (g ? "group " + shown(g->label)
@@ -228,28 +292,43 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
         oneSidedText.empty() ? std::string() : yellow("  WARNING: " + oneSidedText + ".") + "\n";
     if (!notCompared.empty()) {
         out << red("VERDICT: not compared: " + std::string(notCompared) + ".") << "\n";
+    } else if (!v.firstDivergentStep && v.exitCode == 1) {
+        // Never "match" first: the runs differ, only outside what the schema describes.
+        std::size_t n = 0;
+        for (const auto& b : an.buffers)
+            n += b.group == kOtherGroup && countsAsDivergent(an, b.status);
+        out << red("VERDICT: the runs differ: " + std::to_string(n) +
+                   " unclassified file(s) diverge (compared bytewise, outside the schema; see "
+                   "the lines above); the schema's buffers all match.")
+            << "\n"
+            << oneSidedNote << "\nOver the schema's groups, the reference's verdict:\n"
+            << v.text << "\n";
     } else if (!v.firstDivergentStep) {
         out << paint(v.text, v.exitCode == 0 ? Paint::green : Paint::yellow, color) << "\n"
             << oneSidedNote;
-        if (v.exitCode == 1)
-            out << "\n"
-                << yellow("NOTE: the schema's buffers all match, but unclassified files diverge: "
-                          "the runs are not bit-identical (see the lines above).")
-                << "\n";
+    } else if (an.terms == VerdictTerms::own) {
+        writeOwnVerdict(an, out, color, oneSidedNote);
     } else {
         out << red("VERDICT (first divergent step = " + std::to_string(*v.firstDivergentStep) +
                    "):")
             << "\n";
-        out << "  diverged group(s): " << joined(v.divergedGroups) << "\n" << oneSidedNote << "\n";
+        out << "  diverged group(s): " << shown(namesCut(v.divergedGroups)) << "\n"
+            << oneSidedNote << "\n";
         out << "Per-group culprit table:\n";
         std::vector<std::string> unjudged;
+        const bool cut = v.culprits.size() > kCulpritRowsShown;
+        std::size_t quiet = 0;
         for (const auto& row : v.culprits) {
+            if (cut && row.divergentBuffers.empty() && !notJudged(row)) {
+                ++quiet;
+                continue;
+            }
             out << "  Group " << shown(row.label) << ": ";
             if (notJudged(row)) {
                 out << yellow("NOT JUDGED — " + shown(unjudgedText(row))) << "\n";
                 unjudged.push_back(row.group);
             } else if (!row.divergentBuffers.empty()) {
-                out << red("DIVERGE in " + joined(row.divergentBuffers))
+                out << red("DIVERGE in " + shown(namesCut(row.divergentBuffers)))
                     << (row.unjudged.empty() ? ""
                                              : yellow("; not judged: " + shown(unjudgedText(row))))
                     << "\n";
@@ -257,6 +336,7 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                 out << (row.present ? paint("EQUAL", Paint::green, color) : "(no dump)") << "\n";
             }
         }
+        if (quiet) out << "  … and " << quiet << " more group(s), equal or not dumped\n";
         out << "\nNext-step interpretation (per Phase 2.6 decision tree):\n";
         if (!unjudged.empty())
             out << yellow("  (not judged, so taken as not divergent below: group " +

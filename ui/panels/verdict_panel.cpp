@@ -36,6 +36,13 @@ QString joined(const std::vector<std::string>& items) {
     return list.join(QStringLiteral(", "));
 }
 
+QString cutText(const std::vector<std::string>& items,
+                std::size_t shown = dumpscope::kListedNames) {
+    return VerdictPanel::cutList(items, shown);
+}
+
+const QString kShowAll = QString::fromLatin1(VerdictPanel::kShowAllLink);
+
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     QFont font = label->font();
@@ -49,7 +56,8 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
 VerdictPanel::VerdictPanel(QWidget* parent)
     : QWidget(parent), m_headline(new QLabel(this)), m_tree(new QTreeWidget(this)),
       m_text(new QPlainTextEdit(this)), m_culprits(new QTableWidget(this)),
-      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)) {
+      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)),
+      m_rootTitle(sectionTitle(tr("Root cause by dataflow"), this)) {
     m_headline->setObjectName(QStringLiteral("verdictHeadline"));
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::PlainText);
@@ -110,14 +118,21 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     layout->setContentsMargins(4, 0, 0, 0);
     layout->addWidget(m_headline);
     layout->addWidget(m_warnings);
-    layout->addWidget(sectionTitle(tr("Root cause by dataflow"), this));
+    m_rootTitle->setObjectName(QStringLiteral("rootCauseTitle"));
+    layout->addWidget(m_rootTitle);
     layout->addWidget(m_rootCause);
-    layout->addWidget(sectionTitle(tr("Decision tree"), this));
+    auto* treeTitle = sectionTitle(tr("Decision tree"), this);
+    auto* culpritTitle = sectionTitle(tr("Per-group culprit table"), this);
+    auto* textTitle = sectionTitle(tr("Interpretation (reference wording)"), this);
+    layout->addWidget(treeTitle);
     layout->addWidget(m_tree, 3);
-    layout->addWidget(sectionTitle(tr("Per-group culprit table"), this));
+    layout->addWidget(culpritTitle);
     layout->addWidget(m_culprits, 2);
-    layout->addWidget(sectionTitle(tr("Interpretation (reference wording)"), this));
+    layout->addWidget(textTitle);
     layout->addWidget(m_text, 3);
+    m_schemaOnly = {treeTitle, m_tree, culpritTitle, m_culprits, textTitle, m_text};
+    // A run in its own terms has its root cause alone: it takes the panel's height.
+    layout->addStretch(0);
 
     buildTree();
     clear();
@@ -160,7 +175,21 @@ void VerdictPanel::buildTree() {
     m_tree->expandAll();
 }
 
+QString VerdictPanel::cutList(const std::vector<std::string>& items, std::size_t shown) {
+    return QString::fromStdString(dumpscope::namesCut(items, shown));
+}
+
+void VerdictPanel::showTerms(dumpscope::VerdictTerms terms) {
+    const bool own = terms == dumpscope::VerdictTerms::own;
+    for (QWidget* w : m_schemaOnly)
+        w->setVisible(!own);
+    m_rootTitle->setText(own ? tr("Root cause in production order") : tr("Root cause by dataflow"));
+}
+
 void VerdictPanel::clear() {
+    m_snapshot.reset();
+    m_showAll = false;
+    showTerms(dumpscope::VerdictTerms::schema);
     m_headline->setText(tr("No verdict yet"));
     m_text->clear();
     m_culprits->setRowCount(0);
@@ -200,7 +229,11 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
         return;
     }
     m_cleared = false;
+    if (snapshot != m_snapshot) m_showAll = false;
+    m_snapshot = snapshot;
     const auto& verdict = analysis.verdict;
+    const auto& cause = verdict.rootCause;
+    showTerms(analysis.terms);
     if (verdict.decisionCase == dumpscope::DecisionCase::not_compared) {
         m_headline->setText(
             tr("%1 (exit %2)").arg(QString::fromStdString(verdict.text)).arg(verdict.exitCode));
@@ -211,15 +244,35 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
                                nullptr, static_cast<int>(verdict.nOneSided)));
     } else if (verdict.exitCode == 0) {
         m_headline->setText(tr("All buffers equal at every step (exit 0)"));
+    } else if (verdict.firstDivergentStep && analysis.terms == dumpscope::VerdictTerms::own) {
+        QString headline = tr("First divergent step %1 · root %2").arg(*verdict.firstDivergentStep);
+        headline =
+            headline.arg(cause.buffers.empty() ? tr("not determined") : cutText(cause.buffers, 2));
+        if (!cause.kinds.empty())
+            headline += QStringLiteral(" (%1)").arg(QString::fromUtf8(
+                dumpscope::kindName(cause.kinds.front()).data(),
+                static_cast<int>(dumpscope::kindName(cause.kinds.front()).size())));
+        if (!cause.downstream.empty())
+            headline +=
+                tr(" · %n more downstream", nullptr, static_cast<int>(cause.downstream.size()));
+        headline += tr(" (exit %1)").arg(verdict.exitCode);
+        if (verdict.nOneSided > 0)
+            headline +=
+                tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
+        m_headline->setText(headline);
     } else if (verdict.firstDivergentStep) {
         QString headline = tr("First divergent step %1 · diverged: %2 (exit %3)")
                                .arg(*verdict.firstDivergentStep)
-                               .arg(joined(verdict.divergedGroups))
+                               .arg(cutText(verdict.divergedGroups))
                                .arg(verdict.exitCode);
         if (verdict.nOneSided > 0)
             headline +=
                 tr(" · %n buffer(s) in one run only", nullptr, static_cast<int>(verdict.nOneSided));
         m_headline->setText(headline);
+    } else if (verdict.exitCode == 1) {
+        // Never "equal": files outside the schema differ.
+        m_headline->setText(tr("The runs differ, only in unclassified files: the schema's "
+                               "buffers all match (exit 1)"));
     } else {
         m_headline->setText(tr("Input missing or malformed (exit %1)").arg(verdict.exitCode));
     }
@@ -242,7 +295,10 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     m_text->setPlainText(QString::fromStdString(verdict.text));
     highlightPath(verdict);
     fillCulprits(analysis);
-    fillRootCause(analysis);
+    if (analysis.terms == dumpscope::VerdictTerms::own && cause.step)
+        fillOwnRootCause(analysis);
+    else
+        fillRootCause(analysis);
 }
 
 void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
@@ -325,17 +381,23 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
         if (dumpscope::notJudged(row)) {
             text = tr("NOT JUDGED — %1").arg(unjudged);
             color = matrix_colors::toleratedText();
-        } else if (!row.divergentBuffers.empty()) {
-            text = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
-            if (!unjudged.isEmpty()) text += tr("; not judged: %1").arg(unjudged);
+        }
+        QString tip; // the whole list, where the cell shows it cut
+        if (!dumpscope::notJudged(row) && !row.divergentBuffers.empty()) {
+            text = tr("DIVERGE in %1").arg(cutText(row.divergentBuffers));
+            tip = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+            if (!unjudged.isEmpty()) {
+                text += tr("; not judged: %1").arg(unjudged);
+                tip += tr("; not judged: %1").arg(unjudged);
+            }
             color = matrix_colors::divergeText();
-        } else {
+        } else if (!dumpscope::notJudged(row)) {
             text = row.present ? tr("EQUAL") : tr("(no dump)");
             if (row.present) color = matrix_colors::equalText();
         }
         auto* status = new QTableWidgetItem(text);
         status->setForeground(color);
-        status->setToolTip(text);
+        status->setToolTip(tip.isEmpty() ? text : tip);
         m_culprits->setItem(r, 0, group);
         m_culprits->setItem(r, 1, status);
     }
@@ -344,6 +406,7 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
 
 void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_links.clear();
+    m_rootCause->setToolTip(QString());
     const auto& cause = analysis.verdict.rootCause;
     QStringList undecided; // why the root cause stops short of a divergent group
     for (const auto& line : dumpscope::undecidedRootLines(analysis))
@@ -377,7 +440,12 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
         QString part =
             tr("step %1 · group %2").arg(*cause.step).arg(link({*cause.step, group, {}}, group));
         QStringList buffers;
+        std::size_t left = 0; // the group's root buffers past the cut
         for (const auto& name : cause.buffers) {
+            if (!m_showAll && static_cast<std::size_t>(buffers.size()) >= dumpscope::kListedNames) {
+                ++left;
+                continue;
+            }
             const bool inGroup =
                 std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
                     return b.step == *cause.step && b.group == groupId && b.name == name;
@@ -392,6 +460,8 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                         static_cast<int>(dumpscope::kindName(source.kind).size())));
             buffers << shownBuffer;
         }
+        if (left > 0)
+            buffers << tr("… and %1 more (<a href=\"%2\">show all</a>)").arg(left).arg(kShowAll);
         if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
         parts << part;
     }
@@ -409,6 +479,17 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
 }
 
 void VerdictPanel::onLink(const QString& link) {
+    if (link == kShowAll) {
+        m_showAll = true;
+        if (m_snapshot) {
+            const auto& analysis = *m_snapshot->analysis;
+            if (analysis.terms == dumpscope::VerdictTerms::own && analysis.verdict.rootCause.step)
+                fillOwnRootCause(analysis);
+            else
+                fillRootCause(analysis);
+        }
+        return;
+    }
     if (!link.startsWith(QStringLiteral("rc:"))) return;
     bool ok = false;
     const int i = link.mid(3).toInt(&ok);

@@ -4,7 +4,9 @@
 
 #include <QWidget>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 class QLabel;
@@ -13,8 +15,11 @@ class QTableWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
-// The verdict side panel: the reference's decision tree with the path taken highlighted, its
-// interpretation text, the per-group culprit table and the root cause by dataflow as links.
+// The verdict side panel. For a run in the schema's terms: the reference's decision tree with
+// the path taken highlighted, its interpretation text, the per-group culprit table and the root
+// cause by dataflow as links. For a run in its own terms: the root cause in production order
+// alone, its root buffer(s) as links and how many diverge downstream. Every list is cut to a few
+// names; "show all" opens the rest on demand.
 class VerdictPanel : public QWidget {
     Q_OBJECT
   public:
@@ -29,6 +34,11 @@ class VerdictPanel : public QWidget {
     void clear();
 
     QTreeWidget* decisionTree() const { return m_tree; }
+
+    // The link that shows every cut list of the panel whole.
+    static constexpr const char* kShowAllLink = "show-all";
+    // A list of names as the panel shows it: cut past `shown` (dumpscope::namesCut).
+    static QString cutList(const std::vector<std::string>& items, std::size_t shown);
     QString interpretation() const;
 
   signals:
@@ -41,6 +51,8 @@ class VerdictPanel : public QWidget {
     void fillCulprits(const dumpscope::Analysis& analysis);
     void fillRootCause(const dumpscope::Analysis& analysis);
     void onLink(const QString& link);
+    void fillOwnRootCause(const dumpscope::Analysis& analysis);
+    void showTerms(dumpscope::VerdictTerms terms);
 
     struct LinkTarget {
         quint64 step;
@@ -54,6 +66,10 @@ class VerdictPanel : public QWidget {
     QTableWidget* m_culprits;
     QLabel* m_rootCause;
     QLabel* m_warnings;
+    QLabel* m_rootTitle;
+    std::vector<QWidget*> m_schemaOnly; // the tree, the culprit table, the reference's wording
+    SnapshotPtr m_snapshot;             // what "show all" lists again
+    bool m_showAll = false;             // the cut lists shown whole, until the next snapshot
     QTreeWidgetItem* m_anyNode = nullptr;
     QTreeWidgetItem* m_divergeNode = nullptr;
     std::vector<LinkTarget> m_links;

@@ -90,6 +90,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     restoreGeometry(m_settings->windowGeometry());
     restoreState(m_settings->windowState(), Settings::kLayoutVersion);
     m_triage->restoreState(m_settings->splitterState());
+    // Opening a group into its children, or closing them: the pair again, grouped there.
+    connect(m_triage, &TriageView::groupDepthRequested, this, [this](int depth) {
+        m_groupDepth = static_cast<std::size_t>(depth);
+        reanalyse();
+    });
     showStartPage();
 }
 
@@ -274,6 +279,7 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.runB = pair.runB;
     request.schema = m_options.schema;
     request.layout = m_layout.toStdString();
+    request.groupDepth = m_groupDepth;
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
     request.floorRuns = m_floorRuns;

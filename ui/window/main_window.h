@@ -42,6 +42,9 @@ class MainWindow : public QMainWindow {
     // Where the runs' files are (ScanOptions::layout), for every pair opened from now on;
     // empty: found by itself.
     void setDumpLayout(const QString& pattern) { m_layout = pattern; }
+    // The depth buffers without a schema are grouped at (--group-depth; 0: chosen by itself).
+    void setGroupDepth(std::size_t depth) { m_groupDepth = depth; }
+    std::size_t groupDepth() const { return m_groupDepth; }
     void openPair(const RunPair& pair);
     // The pair read over the noise floor of `reruns` (reruns of run A's build): buffers within
     // it are within_floor, and the verdict is over the divergences beyond it. Reload keeps the
@@ -139,6 +142,7 @@ class MainWindow : public QMainWindow {
     QAction* m_backToCandidatesAction = nullptr;
     std::optional<RunPair> m_pair;
     QString m_layout;
+    std::size_t m_groupDepth = 0;
     QStringList m_floorRuns; // the open pair's noise floor, absolute; empty: bitwise
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;

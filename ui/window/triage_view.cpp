@@ -17,8 +17,10 @@
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMenu>
 #include <QMetaObject>
 #include <QSplitter>
 #include <QTabBar>
@@ -136,6 +138,17 @@ TriageView::TriageView(QWidget* parent)
     layout->addWidget(outer);
 
     connect(m_matrixView, &MatrixView::cellChanged, this, &TriageView::showCell);
+    m_matrixView->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_matrixView->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+            [this](const QPoint& at) {
+                QMenu* menu = groupMenu(m_matrixView->horizontalHeader()->logicalIndexAt(at));
+                if (menu->isEmpty()) {
+                    delete menu;
+                    return;
+                }
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                menu->popup(m_matrixView->horizontalHeader()->mapToGlobal(at));
+            });
     connect(m_bufferPanel, &BufferPanel::bufferSelected, this, &TriageView::showBuffer);
     connect(m_bufferSearch, &BufferSearch::bufferChosen, this, &TriageView::findBuffer);
     // Enter drills down: matrix -> buffer list -> element table, all from the keyboard.
@@ -309,11 +322,18 @@ void TriageView::clear() {
     m_verdictPanel->clear();
 }
 
-// Opens where the engineer would look first: the root cause, else the input that kept it from
-// being determined, else the first cell.
+// Opens where the engineer would look first: the root buffer (the first source, in its group's
+// cell at the root cause's step), else the input that kept it from being determined, else the
+// first cell.
 void TriageView::selectDefaultCell() {
     const auto& verdict = m_snapshot->analysis->verdict;
     const auto& cause = verdict.rootCause;
+    if (cause.step && !cause.sources.empty()) {
+        const auto& root = cause.sources.front();
+        if (selectCell(*cause.step, QString::fromStdString(root.group),
+                       QString::fromStdString(root.buffer)))
+            return;
+    }
     if (cause.step && !cause.groups.empty()) {
         const QString buffer =
             cause.buffers.empty() ? QString() : QString::fromStdString(cause.buffers.front());

@@ -15,6 +15,7 @@ class ElementPanel;
 class HistogramPanel;
 class MatrixModel;
 class MatrixView;
+class QMenu;
 class RankPanel;
 class QSplitter;
 class QTimer;
@@ -72,8 +73,15 @@ class TriageView : public QWidget {
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
     RankPanel* rankPanel() const { return m_rankPanel; }
 
+    // The matrix header's menu for a column: open its group into its children (the names one
+    // dotted component deeper), or close the groups a level; empty for a schema's groups. The
+    // caller owns it.
+    QMenu* groupMenu(int column);
+
   signals:
     void layoutReset();
+    // The user asked for the groups of buffers without a schema at this depth (0: chosen).
+    void groupDepthRequested(int depth);
 
   private:
     void applyDefaultSizes();

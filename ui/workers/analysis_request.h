@@ -24,7 +24,8 @@ struct AnalysisRequest {
     std::map<std::string, std::vector<std::string>> shapes;
     // Reruns of run A's build: the pair is read over their noise floor (empty: bitwise).
     QStringList floorRuns;
-    std::string layout; // AnalyzeOptions::layout
+    std::string layout;         // AnalyzeOptions::layout
+    std::size_t groupDepth = 0; // AnalyzeOptions::groupDepth; 0: chosen by the plan
 
     dumpscope::AnalyzeOptions analyzeOptions() const {
         dumpscope::AnalyzeOptions options;
@@ -34,12 +35,13 @@ struct AnalysisRequest {
         options.roundingThreshold = settings.roundingThreshold;
         options.shapes = shapes;
         options.layout = layout;
+        options.groupDepth = groupDepth;
         return options;
     }
 
     friend bool operator==(const AnalysisRequest& x, const AnalysisRequest& y) {
         return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
                x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns &&
-               x.layout == y.layout;
+               x.layout == y.layout && x.groupDepth == y.groupDepth;
     }
 };

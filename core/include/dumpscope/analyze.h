@@ -30,6 +30,10 @@ struct AnalyzeOptions {
     std::shared_ptr<ResultCache> cache;
     // How the runs' files are laid out (ScanOptions::layout); empty: found by itself.
     std::string layout;
+    // The depth at which buffers without a schema are grouped by their dotted names
+    // ("layers.0.mlp" at 2: "layers.0"); 0: the depth that gives the most groups up to
+    // kMaxNameGroups (name_groups in docs/reference/comparison.md).
+    std::size_t groupDepth = 0;
 };
 
 // How one pair is compared.

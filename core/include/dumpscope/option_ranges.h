@@ -40,4 +40,8 @@ inline constexpr CountRange kUlpRange{std::uint64_t{1} << 63,
 inline constexpr RealRange kRoundingThresholdRange{0, 1, false,
                                                    "a ratio greater than 0 and at most 1"};
 
+// Dotted names deeper than this are not a module tree anyone browses; 0 lets the plan choose.
+inline constexpr CountRange kGroupDepthRange{
+    64, "a depth in dotted name components from 1 to 64, or 0 to choose by itself"};
+
 } // namespace dumpscope

@@ -12,7 +12,10 @@
 
 namespace dumpscope {
 
-// The --json document (see README "JSON output"). Non-finite numbers are strings.
+// The pair document's format, its top-level "format_version": raised whenever a field's
+// meaning changes (docs/reference/json.md says what each version changed).
+inline constexpr int kJsonFormatVersion = 2;
+// The --json document (docs/reference/json.md). Non-finite numbers are strings.
 std::string reportJson(const Analysis& analysis);
 // A Markdown summary that pastes cleanly into an issue.
 std::string reportMarkdown(const Analysis& analysis);

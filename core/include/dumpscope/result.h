@@ -60,9 +60,22 @@ bool hasElementData(const BufferResult& b);
 struct NoiseFloor; // noise_floor.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
-// The group of a self-describing buffer the schema does not know whose name has no dotted
-// component to group it by (and no layout {group}).
-inline constexpr const char* kTensorsGroup = "tensors";
+
+// Where a buffer's place in production order (BufferResult::dumpOrder) comes from, best first:
+// the capture's fingerprint log, the order of the keys inside its file, the files' modification
+// times (one file per buffer, all distinct at the step and rank), else the names.
+enum class OrderSource : std::uint8_t { capture_log, file_keys, mtime, names };
+std::string_view orderSourceName(OrderSource s); // "capture_log", "file_keys", "mtime", "names"
+// "the capture's log", "the order of the keys in the dumped files", "the files' modification
+// times", "the names (nothing else orders them)": what the verdict says it went by.
+std::string_view orderSourceText(OrderSource s);
+
+// In whose terms the verdict speaks. `schema`: the runs are laid out by the schema (their files
+// matched its groups) or the user gave one: its groups, decision tree and dataflow. `own`: a
+// run read without a schema (self-describing tensors, unknown files): groups from the names,
+// and the root cause by production order (and captured inputs).
+enum class VerdictTerms : std::uint8_t { schema, own };
+std::string_view termsName(VerdictTerms t); // "schema", "own"
 
 struct BufferResult {
     std::uint64_t step = 0;
@@ -76,9 +89,11 @@ struct BufferResult {
     // A side known from its run's capture log alone (no bytes): its fingerprint; else null.
     std::shared_ptr<const LoggedFingerprint> loggedA, loggedB;
     std::optional<std::uint64_t> rank; // the rank's directory number; none without ranks
-    // Where it was dumped within its step and rank: the order of the keys in its file, files
-    // in name order. Schema order groups buffers; this is the order they were written.
+    // Its place in production order within its step and rank (run A's, else run B's), and
+    // what that order was read from. Schema order groups buffers; this is the order they were
+    // produced, which the root cause of a run in its own terms follows.
     std::uint64_t dumpOrder = 0;
+    OrderSource orderSource = OrderSource::names;
     DType dtype = DType::f32; // unclassified files are compared as bytes (u8)
     Status status = Status::equal;
     std::string error; // names the file and what is wrong when status == error
@@ -112,7 +127,18 @@ struct StepResult {
 
 // The reference's decision-tree branches, and not_compared (ours): nothing was compared (a run
 // error, or no selected step dumped), which the reference calls all_equal. It is never a match.
-enum class DecisionCase { all_equal, g_only, h_without_g, i, j, unexpected, not_compared };
+// own_terms (ours): a divergence in a run read in its own terms (VerdictTerms::own), where the
+// reference's tree does not apply; its text is the root cause in production order.
+enum class DecisionCase {
+    all_equal,
+    g_only,
+    h_without_g,
+    i,
+    j,
+    unexpected,
+    not_compared,
+    own_terms
+};
 std::string_view decisionCaseName(DecisionCase c);
 
 // A buffer dumped at a step that has no trustworthy pair result there, so it says nothing about
@@ -156,6 +182,7 @@ struct RootSource {
     // Its equal inputs dumped as f16/bf16 while it, or a buffer it feeds, is wider (or every
     // float dump at the step is half precision): the true source may lie upstream of them.
     std::vector<HalfPrecisionInput> halfPrecisionInputs;
+    std::optional<std::uint64_t> rank; // own terms: the rank it is a root on; none without ranks
 };
 
 // A divergent buffer that declares "inputs", none of which diverges but some of which could not
@@ -205,6 +232,11 @@ struct RootCause {
     std::optional<std::uint64_t> earliestRank;
     // The ranks with a divergent buffer at the step, ascending; empty without ranks.
     std::vector<std::uint64_t> ranks;
+    // Own terms: the step's divergent buffers that are not roots, produced after them, by name
+    // in production order (a name once, whatever its ranks). Empty in schema terms.
+    std::vector<std::string> downstream;
+    // Own terms: what the roots' production order was read from.
+    std::optional<OrderSource> order;
 };
 
 struct Verdict {
@@ -241,6 +273,9 @@ struct Analysis {
     bool verdictTolerance = false; // true: within_tolerance buffers do not count as divergent
     double roundingThreshold = kDefaultRoundingThreshold;
     Verdict verdict;
+    VerdictTerms terms = VerdictTerms::schema; // decided once, by the plan
+    // The dotted-name depth the groups of buffers without a schema were cut at (0: none were).
+    std::size_t groupDepth = 0;
     bool cancelled = false;
     // The noise floor the pair was read over (applyNoiseFloor), or null: within_floor buffers
     // are judged against it.

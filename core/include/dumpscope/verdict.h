@@ -2,8 +2,10 @@
 
 #include "dumpscope/result.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dumpscope {
 
@@ -49,5 +51,12 @@ double relativePrecision(DType t);
 DecisionCase decisionCaseFor(const std::vector<std::string>& divergedGroupIds);
 // The interpretation text the reference prints for that case.
 std::string decisionText(DecisionCase c);
+
+// How many names a list in a verdict shows before it is cut; --json and the reports' tables
+// have them all.
+inline constexpr std::size_t kListedNames = 8;
+// "a, b, c", or past `shown` names "a, b … and 170 more": the one way every front end
+// shortens a long list of buffers or groups.
+std::string namesCut(const std::vector<std::string>& names, std::size_t shown = kListedNames);
 
 } // namespace dumpscope

@@ -6,6 +6,9 @@
 #include "formats/element_parts.h"
 #include "io/refused_files.h"
 
+#include "analysis/name_groups.h"
+#include "analysis/production_order.h"
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -27,15 +30,6 @@ struct Plan {
 };
 
 using FilePair = std::pair<const DumpFile*, const DumpFile*>;
-
-// The group of a self-describing buffer the schema does not know: the layout's {group}, else
-// its name's first dotted component ("encoder.layer0.out" -> "encoder"), else kTensorsGroup.
-std::string inferredGroup(const DumpFile& f) {
-    if (!f.group.empty()) return f.group;
-    const auto dot = f.rest.find('.');
-    if (dot != std::string::npos && dot > 0) return f.rest.substr(0, dot);
-    return kTensorsGroup;
-}
 
 // The side that says most about the buffer: one its reader listed over one it refused, bytes
 // over a fingerprint alone (so that the bytes' own type and shape are the ones read and
@@ -96,15 +90,32 @@ std::shared_ptr<const LoggedFingerprint> loggedSide(const DumpFile* f) {
         LoggedFingerprint{f->fileName, *f->fingerprint, f->typeName, f->shape});
 }
 
-// The schema the analysis reads with: the given one, plus a group for each self-describing
-// buffer it does not know, in the order they were first dumped, so that the matrix has useful
-// columns without a schema being written.
-std::shared_ptr<const Schema> extendSchema(
-    std::shared_ptr<const Schema> base,
-    const std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>>&
-        byStep,
+using ByStep = std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>>;
+
+// The self-describing buffers the schema does not know, each name once.
+std::vector<std::string> undescribedNames(
+    const ByStep& byStep,
     const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& byFile,
     const std::unordered_map<std::string_view, const BufferSpec*>& byName) {
+    std::set<std::string> names;
+    for (const auto& [step, files] : byStep)
+        for (const auto& [key, pair] : files) {
+            const DumpFile& f = either(pair);
+            if (f.described && f.dtype && f.group.empty() && !byFile.count(f.rest) &&
+                !byName.count(f.rest))
+                names.insert(f.rest);
+        }
+    return {names.begin(), names.end()};
+}
+
+// The schema the analysis reads with: the given one, plus a group for each self-describing
+// buffer it does not know, in production order, so that the matrix has useful columns without
+// a schema being written. The groups are the layout's {group}, else the module tree's.
+std::shared_ptr<const Schema> extendSchema(
+    std::shared_ptr<const Schema> base, const ByStep& byStep,
+    const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& byFile,
+    const std::unordered_map<std::string_view, const BufferSpec*>& byName,
+    const detail::NameGrouping& grouping) {
     std::shared_ptr<Schema> extended;
     std::set<std::string> seen;
     for (const auto& [step, files] : byStep) {
@@ -124,7 +135,7 @@ std::shared_ptr<const Schema> extendSchema(
             const DumpFile& f = either(*pair);
             if (!seen.insert(f.rest).second) continue;
             if (!extended) extended = std::make_shared<Schema>(*base);
-            const std::string id = inferredGroup(f);
+            const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
             auto g = std::find_if(extended->groups.begin(), extended->groups.end(),
                                   [&](const GroupSpec& x) { return x.id == id; });
             if (g == extended->groups.end()) {
@@ -151,6 +162,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                                                                &defaultSchema());
     const ScanOptions scanOptions{options.layout};
     RunScan scanA = scanRun(runA, scanOptions), scanB = scanRun(runB, scanOptions);
+    const detail::OrderSources orderA = detail::assignProductionOrder(scanA),
+                               orderB = detail::assignProductionOrder(scanB);
     an.errorA = scanA.error;
     an.errorB = scanB.error;
     // Nothing to compare is not "identical": a folder without dumps is the run's error.
@@ -168,7 +181,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     detail::spreadRefusals(scanB, scanA);
 
     // Every (step, rank, name) in either run, in step order.
-    std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>> byStep;
+    ByStep byStep;
     for (const auto& [key, f] : scanA.files)
         byStep[key.step][{key.rank, key.name}].first = &f;
     for (const auto& [key, f] : scanB.files)
@@ -189,7 +202,24 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             }
     };
     index(*an.schema);
-    if (auto extended = extendSchema(an.schema, byStep, byFile, byName); extended != an.schema) {
+    // The verdict speaks the schema's terms when the user gave it, or when the runs' files are
+    // its buffers; else the runs' own (VerdictTerms), and none of its groups is shown.
+    const bool anyKnown = std::any_of(byStep.begin(), byStep.end(), [&](const auto& step) {
+        return std::any_of(step.second.begin(), step.second.end(), [&](const auto& file) {
+            const std::string& rest = file.first.second;
+            return byFile.count(rest) > 0 || byName.count(rest) > 0;
+        });
+    });
+    if (!options.schema && !anyKnown) {
+        an.terms = VerdictTerms::own;
+        an.schema = std::make_shared<const Schema>();
+        index(*an.schema);
+    }
+    const std::vector<std::string> undescribed = undescribedNames(byStep, byFile, byName);
+    const detail::NameGrouping grouping(undescribed, options.groupDepth);
+    if (!undescribed.empty()) an.groupDepth = grouping.depth();
+    if (auto extended = extendSchema(an.schema, byStep, byFile, byName, grouping);
+        extended != an.schema) {
         an.schema = std::move(extended);
         index(*an.schema);
     }
@@ -239,6 +269,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 r.fileName = f.fileName;
                 if (an.ranked) r.rank = rank;
                 r.dumpOrder = f.order;
+                const auto& orders = pair.first ? orderA : orderB;
+                if (const auto source = orders.find({step, rank}); source != orders.end())
+                    r.orderSource = source->second;
                 r.status = !pair.first    ? Status::only_in_b
                            : !pair.second ? Status::only_in_a
                                           : Status::equal;
@@ -386,6 +419,7 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.bitwiseOnly = slot.bitwiseOnly;
             if (r.bitwiseOnly && (r.kind == Kind::discrete || r.kind == Kind::permuted))
                 r.kind = Kind::bitwise; // the bytes of one element are not values of their own
+            r.orderSource = slot.orderSource;
             r.pending = false;
             slot = std::move(r);
             std::lock_guard lock(progressMutex);

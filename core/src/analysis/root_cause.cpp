@@ -198,7 +198,8 @@ void findRootCause(const Analysis& an, const Verdict& v, RootCause& root) {
             }
             anySource = true;
             RootSource source{
-                row.group, name, result->dtype, result->kind, spec->inputs.has_value(), {}};
+                row.group, name,        result->dtype, result->kind, spec->inputs.has_value(),
+                {},        std::nullopt};
             if (!in.halfEqual.empty() && (isWideFloat(result->dtype) || flow.feedsWider(*result) ||
                                           flow.everyFloatDumpIsHalf()))
                 for (const BufferResult* b : in.halfEqual)

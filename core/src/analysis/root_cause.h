@@ -13,4 +13,10 @@ void findRootCause(const Analysis& analysis, const Verdict& verdict, RootCause& 
 // nothing of the sources' groups.
 void findEarliest(const Analysis& analysis, RootCause& root);
 
+// The root cause of a run in its own terms (no schema dataflow), at `root`'s step, per rank: a
+// divergent buffer is a root when its captured inputs are known and none of them diverges, or,
+// its inputs unknown, when no divergent buffer precedes it in production order. Fills the
+// sources (roots, each with its rank), buffers, groups, downstream, order, earliest and ranks.
+void findOwnRoot(const Analysis& analysis, RootCause& root);
+
 } // namespace dumpscope::detail

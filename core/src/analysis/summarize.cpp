@@ -52,8 +52,42 @@ std::string_view decisionCaseName(DecisionCase c) {
         return "unexpected";
     case DecisionCase::not_compared:
         return "not_compared";
+    case DecisionCase::own_terms:
+        return "own_terms";
     }
     return "?";
+}
+
+std::string_view orderSourceName(OrderSource s) {
+    switch (s) {
+    case OrderSource::capture_log:
+        return "capture_log";
+    case OrderSource::file_keys:
+        return "file_keys";
+    case OrderSource::mtime:
+        return "mtime";
+    case OrderSource::names:
+        return "names";
+    }
+    return "?";
+}
+
+std::string_view orderSourceText(OrderSource s) {
+    switch (s) {
+    case OrderSource::capture_log:
+        return "the capture's log";
+    case OrderSource::file_keys:
+        return "the order of the keys in the dumped files";
+    case OrderSource::mtime:
+        return "the files' modification times";
+    case OrderSource::names:
+        return "the names (nothing else orders them)";
+    }
+    return "?";
+}
+
+std::string_view termsName(VerdictTerms t) {
+    return t == VerdictTerms::own ? "own" : "schema";
 }
 
 int cellSeverity(Status s) {
@@ -124,8 +158,9 @@ bool mayChangeVerdict(const Analysis& an, const Verdict& v, const BufferResult& 
     if (first && b.step == *first) return true;            // culprits and root cause
     if (isError(b.status) && v.exitCode != 2) return true; // the first error: exit 2
     if (!countsAsDivergent(an, b.status)) return false;
-    if (v.exitCode == 0) return true;                             // the first divergence: exit 1
-    return b.group != kOtherGroup && (!first || b.step < *first); // an earlier divergent step
+    if (v.exitCode == 0) return true; // the first divergence: exit 1
+    // An earlier divergent step; unclassified files set it only for a run in its own terms.
+    return (b.group != kOtherGroup || an.terms == VerdictTerms::own) && (!first || b.step < *first);
 }
 
 // The status summarize() gives the cell: the most telling compared buffer's, the first of them

@@ -17,6 +17,12 @@ namespace dumpscope {
 
 namespace {
 
+// Buffers that could not be read leave the runs unjudged, never "matching". No count: the
+// verdict is decided again only when a result can change the decision.
+constexpr std::string_view kNotJudgedText =
+    "Not judged: some buffers could not be read (a file refused or unreadable, named in its "
+    "error); every buffer that was read matches.";
+
 bool contains(const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -172,7 +178,7 @@ std::vector<std::string> rootCauseNotes(const Analysis& an) {
                         " relative are invisible in those dumps, so the true source may be "
                         "upstream");
     }
-    if (!rc.earliest.empty())
+    if (!rc.earliest.empty() && an.terms == VerdictTerms::schema)
         lines.push_back("no dataflow relates these buffers: the earliest divergence in dump "
                         "order (the order of the keys in the dumped files) is " +
                         rc.earliest +
@@ -215,9 +221,52 @@ std::string decisionText(DecisionCase c) {
         return std::string(rt::unexpected());
     case DecisionCase::not_compared:
         return "Not compared.";
+    case DecisionCase::own_terms:
+        return "Own terms.";
     }
     return {};
 }
+
+std::string namesCut(const std::vector<std::string>& names, std::size_t shown) {
+    std::string out;
+    const std::size_t n = names.size();
+    // Cutting one name to say "and 1 more" saves nothing.
+    const std::size_t listed = n <= shown + 1 ? n : shown;
+    for (std::size_t i = 0; i < listed; ++i)
+        out += (i == 0 ? "" : ", ") + names[i];
+    if (listed < n) out += " … and " + std::to_string(n - listed) + " more";
+    return out;
+}
+
+namespace {
+
+std::string ownTermsText(const Verdict& v) {
+    const RootCause& rc = v.rootCause;
+    if (!rc.step || rc.sources.empty()) return {};
+    std::vector<std::string> named;
+    for (const auto& s : rc.sources)
+        if (std::find(named.begin(), named.end(), s.buffer) == named.end())
+            named.push_back(s.buffer);
+    const bool several = named.size() > 1;
+    const bool byInputs = std::any_of(rc.sources.begin(), rc.sources.end(),
+                                      [](const RootSource& s) { return s.declaredInputs; });
+    std::string text = "  The runs part at step " + std::to_string(*rc.step) +
+                       (v.firstDivergentRank ? " on rank " + std::to_string(*v.firstDivergentRank)
+                                             : std::string()) +
+                       ". Root" + (several ? "s: " : ": ") + namesCut(named, kListedNames) +
+                       (byInputs  ? ", whose captured inputs are equal"
+                        : several ? std::string()
+                                  : ", the first divergent buffer in production order (" +
+                                        std::string(orderSourceText(*rc.order)) + ")") +
+                       ".";
+    if (!rc.downstream.empty())
+        text += "\n  " + std::to_string(rc.downstream.size()) + " more buffer(s) diverge at " +
+                "that step, produced after " + (several ? "them" : "it") + ": downstream.";
+    if (!rc.suggestion.empty()) text += "\n  → " + rc.suggestion;
+    return text;
+}
+
+} // namespace
 
 std::string_view notComparedReason(const Analysis& an) {
     if (!an.errorA.empty() || !an.errorB.empty())
@@ -246,7 +295,9 @@ Verdict decide(const Analysis& an) {
         anyError |= isError(b.status);
         if (!countsAsDivergent(an, b.status)) continue;
         anyDivergence = true; // unclassified files count too: the runs are not identical
-        if (b.group != kOtherGroup && (!v.firstDivergentStep || b.step < *v.firstDivergentStep))
+        // Own terms: every file is the run's; else unclassified files are outside the schema.
+        if ((b.group != kOtherGroup || an.terms == VerdictTerms::own) &&
+            (!v.firstDivergentStep || b.step < *v.firstDivergentStep))
             v.firstDivergentStep = b.step;
     }
 
@@ -278,10 +329,29 @@ Verdict decide(const Analysis& an) {
         for (const auto& row : v.culprits)
             if (!row.divergentBuffers.empty()) v.divergedGroups.push_back(row.group);
         v.rootCause.step = step;
-        detail::findRootCause(an, v, v.rootCause);
-        detail::findEarliest(an, v.rootCause);
+        if (an.terms == VerdictTerms::own) {
+            if (std::any_of(an.buffers.begin(), an.buffers.end(), [&](const BufferResult& b) {
+                    return b.step == step && b.group == kOtherGroup && !b.pending &&
+                           countsAsDivergent(an, b.status);
+                }))
+                v.divergedGroups.push_back(kOtherGroup);
+            detail::findOwnRoot(an, v.rootCause);
+        } else {
+            detail::findRootCause(an, v, v.rootCause);
+            detail::findEarliest(an, v.rootCause);
+        }
         if (!v.rootCause.ranks.empty()) v.firstDivergentRank = v.rootCause.ranks.front();
         describeRootKinds(an, v.rootCause);
+    }
+    v.exitCode = anyError ? 2 : anyDivergence ? 1 : 0;
+    if (an.terms == VerdictTerms::own) {
+        // The reference's tree and wording are the schema's; a run in its own terms gets its
+        // root cause in production order instead.
+        v.decisionCase = v.firstDivergentStep ? DecisionCase::own_terms : DecisionCase::all_equal;
+        v.text = v.firstDivergentStep ? ownTermsText(v)
+                 : anyError           ? std::string(kNotJudgedText)
+                                      : "  Every buffer compared is equal at every step.";
+        return v;
     }
     v.decisionCase = decisionCaseFor(v.divergedGroups);
     v.text = decisionText(v.decisionCase);
@@ -300,12 +370,7 @@ Verdict decide(const Analysis& an) {
                  (rc.earliestRank ? " on rank " + std::to_string(*rc.earliestRank) : "") +
                  ", the first buffer written that differs.";
     }
-    // Buffers that could not be read leave the runs unjudged, never "matching".
-    // (No count: the verdict is decided again only when a result can change the decision.)
-    if (anyError && !anyDivergence)
-        v.text = "Not judged: some buffers could not be read (a file refused or unreadable, "
-                 "named in its error); every buffer that was read matches.";
-    v.exitCode = anyError ? 2 : anyDivergence ? 1 : 0;
+    if (anyError && !anyDivergence) v.text = std::string(kNotJudgedText);
     return v;
 }
 

@@ -126,14 +126,20 @@ void verdict(std::string& h, const Analysis& a) {
         h += "<br><strong>Warning:</strong> " + htmlEscape(oneSided) + ".";
     h += "</div>\n";
     // The reference's reading of the case, before any table: what to look at next.
+    const bool own = a.terms == VerdictTerms::own;
     if (!v.text.empty())
-        h += "<h2>Interpretation (reference decision tree)</h2>\n<pre>" + htmlEscape(v.text, true) +
-             "</pre>\n";
+        h += std::string(own ? "<h2>Verdict in the runs' own terms</h2>"
+                             : "<h2>Interpretation (reference decision tree)</h2>") +
+             "\n<pre>" + htmlEscape(v.text, true) + "</pre>\n";
     const RootCause& rc = v.rootCause;
     if (!rc.step) return;
     h += "<h2>Root cause</h2>\n<p>At step " + std::to_string(*rc.step) +
-         ", following the dataflow upstream: ";
-    if (!rc.groups.empty() || rc.undecidedGroups.empty())
+         (own ? std::string(", in production order") : ", following the dataflow upstream") + ": ";
+    if (own && rc.order)
+        h += "root buffers " + joinEscaped(rc.buffers) + " (production order from " +
+             htmlEscape(orderSourceText(*rc.order)) + "); " + std::to_string(rc.downstream.size()) +
+             " more diverge downstream (the JSON report lists them).</p>\n";
+    else if (!rc.groups.empty() || rc.undecidedGroups.empty())
         h +=
             "groups " + joinEscaped(rc.groups) + "; buffers " + joinEscaped(rc.buffers) + ".</p>\n";
     else

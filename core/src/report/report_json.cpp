@@ -302,7 +302,8 @@ void addRootSources(Json& root, const Analysis& analysis) {
                            {"dtype", dtypeName(s.dtype)},
                            {"kind", kindName(s.kind)},
                            {"declared_inputs", s.declaredInputs},
-                           {"half_precision_inputs", half}});
+                           {"half_precision_inputs", half},
+                           {"rank", optionalIndex(s.rank)}});
     }
     Json undecided = Json::array();
     for (const auto& u : rc.undecidedBuffers) {
@@ -323,6 +324,8 @@ void addRootSources(Json& root, const Analysis& analysis) {
     root["undecided_buffers"] = undecided;
     root["unclear_sources"] = unclear;
     root["notes"] = strings(rootCauseNotes(analysis));
+    root["downstream"] = strings(rc.downstream);
+    root["order"] = rc.order ? Json(orderSourceName(*rc.order)) : Json(nullptr);
 }
 
 } // namespace
@@ -331,10 +334,16 @@ std::string reportJson(const Analysis& analysis) {
     const Verdict& v = analysis.verdict;
     Json doc = {
         {"tool", "dumpscope"},
+        {"format_version", kJsonFormatVersion},
         {"version", version()},
         {"run_a", validUtf8(report::pathBytes(analysis.runA))},
         {"run_b", validUtf8(report::pathBytes(analysis.runB))},
-        {"schema", analysis.schema ? Json(validUtf8(analysis.schema->name)) : Json(nullptr)},
+        // A run in its own terms is read without a schema: its groups are its names'.
+        {"schema", analysis.schema && analysis.terms == VerdictTerms::schema
+                       ? Json(validUtf8(analysis.schema->name))
+                       : Json(nullptr)},
+        {"terms", termsName(analysis.terms)},
+        {"group_depth", analysis.groupDepth ? Json(analysis.groupDepth) : Json(nullptr)},
         {"exit_code", v.exitCode},
         {"cancelled", analysis.cancelled},
         {"first_divergent_step", optionalIndex(v.firstDivergentStep)},

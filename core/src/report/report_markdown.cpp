@@ -60,8 +60,15 @@ void verdictSection(std::string& md, const Analysis& a) {
 
     const RootCause& rc = v.rootCause;
     if (rc.step) {
-        md += "## Root cause\n\nAt step " + std::to_string(*rc.step) + ", by dataflow: ";
-        if (!rc.groups.empty() || rc.undecidedGroups.empty())
+        const bool own = a.terms == VerdictTerms::own;
+        md += "## Root cause\n\nAt step " + std::to_string(*rc.step) +
+              (own ? ", in production order: " : ", by dataflow: ");
+        if (own && rc.order)
+            md += "root buffers " + joinCode(rc.buffers) + " (production order from " +
+                  plain(std::string(orderSourceText(*rc.order))) + "); " +
+                  std::to_string(rc.downstream.size()) +
+                  " more diverge downstream (the JSON report lists them).\n\n";
+        else if (!rc.groups.empty() || rc.undecidedGroups.empty())
             md += "groups " + joinCode(rc.groups) + "; buffers " + joinCode(rc.buffers) + ".\n\n";
         else
             md += "not determined: an input could not be judged.\n\n";
@@ -234,8 +241,10 @@ void interpretationSection(std::string& md, const Analysis& a) {
         longest = std::max(longest, run);
     }
     const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-    md += "## Interpretation (reference decision tree)\n\n" + fence + "text\n" + text + "\n" +
-          fence + "\n";
+    md += std::string(a.terms == VerdictTerms::own
+                          ? "## Verdict in the runs' own terms\n\n"
+                          : "## Interpretation (reference decision tree)\n\n") +
+          fence + "text\n" + text + "\n" + fence + "\n";
 }
 
 } // namespace

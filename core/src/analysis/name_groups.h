@@ -1,0 +1,42 @@
+#pragma once
+
+// Groups for buffers no schema describes, from their dotted names: the module tree.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dumpscope::detail {
+
+// Automatic grouping stops at the depth beyond which there would be more groups than this.
+inline constexpr std::size_t kMaxNameGroups = 64;
+// ... and prefers the shallowest depth that gives at least this many: a model's blocks
+// (layers.0 … layers.N), not each block's sub-modules.
+inline constexpr std::size_t kEnoughNameGroups = 8;
+
+// Each name's group at one depth: the first `depth` dotted components of its module path
+// (moduleOf), or the whole module path when it is shorter. Ids are prefixes, so the group at
+// depth d + 1 of a name lies inside its group at depth d. Lookup by name is O(1).
+class NameGrouping {
+  public:
+    // depth 0: the shallowest depth giving kEnoughNameGroups groups or more, else the depth
+    // giving the most; never one giving more than kMaxNameGroups unless depth 1 already does.
+    NameGrouping(const std::vector<std::string>& names, std::size_t depth);
+
+    std::size_t depth() const { return m_depth; }
+    // The group of a name given to the constructor; computed on the spot for any other.
+    std::string groupOf(const std::string& name) const;
+
+    // A gradient "M.P.grad" belongs to its module M ("head.bias.grad" -> "head"); any other
+    // name is its own module path.
+    static std::string_view moduleOf(std::string_view name);
+    // The first `depth` dotted components of the name's module path, or all of them.
+    static std::string groupAt(std::string_view name, std::size_t depth);
+
+  private:
+    std::size_t m_depth = 1;
+    std::unordered_map<std::string, std::string> m_group;
+};
+
+} // namespace dumpscope::detail

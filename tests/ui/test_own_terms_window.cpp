@@ -1,0 +1,137 @@
+// The window on a run read without a schema: a 12-layer model's 188 buffers a step, one
+// feed-forward output diverging first. It opens on that root buffer, its verdict panel stays a
+// few lines however many buffers diverge downstream, and a matrix header opens a group into
+// its children.
+#include "model_run_fixture.h"
+#include "models/matrix_model.h"
+#include "panels/buffer_panel.h"
+#include "panels/verdict_panel.h"
+#include "ui_test_util.h"
+#include "widgets/matrix_view.h"
+#include "window/main_window.h"
+#include "window/triage_view.h"
+
+#include "dumpscope/analyze.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QLabel>
+#include <QMenu>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace dumpscope;
+using dumpscope::test::TempDir;
+
+namespace {
+
+constexpr const char* kRoot = "layers.5.mlp.c_proj";
+
+struct Window {
+    TempDir settingsDir;
+    TempDir runs;
+    MainWindow window{{nullptr, QString::fromStdString((settingsDir / "settings.ini").string())}};
+    Window() {
+        test::writeModelPair(runs.path(), 12, 4, 2, kRoot);
+        window.show();
+        window.openPair({QString::fromStdString((runs / "a").string()),
+                         QString::fromStdString((runs / "b").string())});
+    }
+    TriageView& triage() { return *window.triageView(); }
+    QString currentGroup() {
+        const auto* cell = triage().matrixModel()->cell(triage().matrixView()->currentIndex());
+        return cell ? QString::fromStdString(cell->group) : QString();
+    }
+    quint64 currentStep() {
+        return triage().matrixView()->currentIndex().data(MatrixModel::StepRole).toULongLong();
+    }
+    QString selectedBuffer() {
+        const int index = triage().bufferPanel()->selectedBuffer();
+        if (index < 0) return {};
+        return QString::fromStdString(triage().snapshot()->analysis->buffers[index].name);
+    }
+    QLabel* label(const char* name) {
+        return triage().verdictPanel()->findChild<QLabel*>(QString::fromLatin1(name));
+    }
+    int column(const QString& group) {
+        auto* model = triage().matrixModel();
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString() == group)
+                return c;
+        return -1;
+    }
+};
+
+} // namespace
+
+TEST(OwnTermsWindow, OpensOnTheRootBufferAtItsStep) {
+    Window w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.currentStep(), 2u);
+    EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5"));
+    EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
+    // No reference group is a column.
+    EXPECT_EQ(w.column(QStringLiteral("G")), -1);
+    EXPECT_EQ(w.triage().matrixModel()->columnCount(), 15);
+}
+
+TEST(OwnTermsWindow, TheVerdictPanelNamesTheRootAndCountsTheRest) {
+    Window w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    VerdictPanel* panel = w.triage().verdictPanel();
+    const QString headline = w.label("verdictHeadline")->text();
+    EXPECT_EQ(headline, QStringLiteral("First divergent step 2 · root layers.5.mlp.c_proj "
+                                       "(rounding) · 141 more downstream (exit 1)"));
+    const QString root = w.label("rootCause")->text();
+    // One link, to the root; a few lines whatever the number of downstream buffers.
+    EXPECT_EQ(root.count(QStringLiteral("href=\"rc:")), 1) << root.toStdString();
+    EXPECT_LE(root.count(QStringLiteral("<br>")), 8) << root.toStdString();
+    EXPECT_LT(root.size(), 1200) << root.toStdString();
+    EXPECT_TRUE(root.contains(QStringLiteral("141 more diverge downstream"))) << root.toStdString();
+    EXPECT_FALSE(root.contains(QStringLiteral("embed.weight.grad")));
+    EXPECT_TRUE(w.label("rootCause")->toolTip().contains(QStringLiteral("… and 101 more")));
+    EXPECT_EQ(w.label("rootCauseTitle")->text(), QStringLiteral("Root cause in production order"));
+    // The reference's tree and culprit table are not this run's.
+    EXPECT_TRUE(panel->decisionTree()->isHidden());
+
+    // The rest on demand.
+    emit w.label("rootCause")->linkActivated(QStringLiteral("show-all"));
+    EXPECT_TRUE(w.label("rootCause")->text().contains(QStringLiteral("embed.weight.grad")));
+
+    // The link opens the root.
+    w.triage().matrixView()->setCurrentIndex(w.triage().matrixModel()->index(0, 0));
+    emit w.label("rootCause")->linkActivated(QStringLiteral("rc:0"));
+    EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5"));
+    EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
+}
+
+TEST(OwnTermsWindow, AHeaderOpensAGroupIntoItsChildren) {
+    Window w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    QAbstractItemModelTester tester(w.triage().matrixModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const int layer5 = w.column(QStringLiteral("layers.5"));
+    ASSERT_GE(layer5, 0);
+    std::unique_ptr<QMenu> menu(w.triage().groupMenu(layer5));
+    ASSERT_EQ(menu->actions().size(), 3);
+    QAction* open = menu->actions()[0];
+    EXPECT_TRUE(open->isEnabled());
+    EXPECT_TRUE(open->text().startsWith(QStringLiteral("Open layers.5 into its children")));
+    open->trigger();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.window.groupDepth(), 3u);
+    EXPECT_GE(w.column(QStringLiteral("layers.5.mlp")), 0);
+    EXPECT_GE(w.column(QStringLiteral("layers.5")), 0); // the block output: its own group
+    EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5.mlp"));
+    EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
+
+    // Back to the depth chosen by itself.
+    std::unique_ptr<QMenu> again(w.triage().groupMenu(w.column(QStringLiteral("layers.5.mlp"))));
+    again->actions()[2]->trigger();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.column(QStringLiteral("layers.5.mlp")), -1);
+    EXPECT_GE(w.column(QStringLiteral("layers.5")), 0);
+}
