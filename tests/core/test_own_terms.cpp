@@ -171,7 +171,7 @@ TEST(OwnTerms, TheJsonHasItsVersionTheRootAloneAndItsDownstream) {
     EXPECT_TRUE(doc["culprits"].size() == 15u) << doc["culprits"].dump();
 }
 
-TEST(OwnTerms, ModificationTimesOrderOneFilePerTensorWhenAllDistinct) {
+TEST(OwnTerms, ModificationTimesOrderOneFilePerTensor) {
     TempDir dir;
     writeTwoFiles(dir);
     for (const char* run : {"a", "b"}) {
@@ -187,6 +187,24 @@ TEST(OwnTerms, ModificationTimesOrderOneFilePerTensorWhenAllDistinct) {
     EXPECT_EQ(rc.order, OrderSource::mtime);
     EXPECT_NE(an.verdict.text.find("(the files' modification times)"), std::string::npos)
         << an.verdict.text;
+}
+
+TEST(OwnTerms, FilesWrittenWithinOneTickAreOrderedByNameAmongThemselves) {
+    // Files saved faster than the file system's clock ticks share a time: the times still order
+    // the rest, and names the tie (a_second before b_first here, both after c_equal).
+    TempDir dir;
+    writeTwoFiles(dir);
+    const auto tick = fs::file_time_type::clock::now() - std::chrono::seconds(20);
+    for (const char* run : {"a", "b"}) {
+        setMtime(dir / run / "step_0" / "c_equal.npy", 30);
+        fs::last_write_time(dir / run / "step_0" / "b_first.npy", tick);
+        fs::last_write_time(dir / run / "step_0" / "a_second.npy", tick);
+    }
+    const Analysis an = analyze(dir / "a", dir / "b");
+    const RootCause& rc = an.verdict.rootCause;
+    EXPECT_EQ(rc.buffers, std::vector<std::string>{"a_second"});
+    EXPECT_EQ(rc.downstream, std::vector<std::string>{"b_first"});
+    EXPECT_EQ(rc.order, OrderSource::mtime);
 }
 
 TEST(OwnTerms, EqualModificationTimesLeaveTheNamesAndSaySo) {

@@ -63,7 +63,7 @@ inline constexpr const char* kOtherGroup = "other"; // group id of unclassified 
 
 // Where a buffer's place in production order (BufferResult::dumpOrder) comes from, best first:
 // the capture's fingerprint log, the order of the keys inside its file, the files' modification
-// times (one file per buffer, all distinct at the step and rank), else the names.
+// times (one file per buffer, names within a tie; not when they are all one), else the names.
 enum class OrderSource : std::uint8_t { capture_log, file_keys, mtime, names };
 std::string_view orderSourceName(OrderSource s); // "capture_log", "file_keys", "mtime", "names"
 // "the capture's log", "the order of the keys in the dumped files", "the files' modification

@@ -87,7 +87,8 @@ std::string identityProblem(const Analysis& an, const FilePair& pair, const std:
 std::shared_ptr<const LoggedFingerprint> loggedSide(const DumpFile* f) {
     if (!f || !f->fingerprintOnly || !f->fingerprint) return nullptr;
     return std::make_shared<const LoggedFingerprint>(
-        LoggedFingerprint{f->fileName, *f->fingerprint, f->typeName, f->shape});
+        LoggedFingerprint{f->fileName, *f->fingerprint,
+                          f->dtype ? std::string(dtypeName(*f->dtype)) : f->typeName, f->shape});
 }
 
 using ByStep = std::map<std::uint64_t, std::map<std::pair<std::uint64_t, std::string>, FilePair>>;

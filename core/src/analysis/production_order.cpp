@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 #include <vector>
 
 namespace dumpscope::detail {
@@ -18,10 +19,13 @@ OrderSource orderOf(std::vector<DumpFile*>& files) {
     std::set<std::int64_t> times;
     for (const DumpFile* f : files)
         times.insert(f->mtimeNs);
-    // Two files written within one tick of the clock cannot be told apart: names then, for all.
-    if (files.size() > 1 && times.size() == files.size()) {
-        std::sort(files.begin(), files.end(),
-                  [](const DumpFile* x, const DumpFile* y) { return x->mtimeNs < y->mtimeNs; });
+    // Files written within one tick of the file system's clock share a time: names order them
+    // among themselves, the times order the rest. Times that are all one (a copy, an archive
+    // unpacked) say nothing: names then, for all.
+    if (files.size() > 1 && times.size() > 1) {
+        std::sort(files.begin(), files.end(), [](const DumpFile* x, const DumpFile* y) {
+            return std::tie(x->mtimeNs, x->rest) < std::tie(y->mtimeNs, y->rest);
+        });
         return OrderSource::mtime;
     }
     std::sort(files.begin(), files.end(),

@@ -74,7 +74,9 @@ LoggedBuffer readBuffer(const json& entry, std::size_t index, std::set<std::stri
     if (!entry[1].is_string() || entry[1].get<std::string>().empty())
         throw Refusal{named + ": the dtype is not a non-empty string"};
     b.typeName = entry[1].get<std::string>();
-    b.dtype = parseDType(b.typeName);
+    // A bool is one byte, 0 or 1, compared as u8: as safetensors' BOOL and numpy's |b1 are
+    // listed, so that a log and its step's file agree on the type.
+    b.dtype = b.typeName == "bool" ? std::optional<DType>(DType::u8) : parseDType(b.typeName);
     if (!entry[2].is_array()) throw Refusal{named + ": the shape is not a list"};
     for (const json& d : entry[2]) {
         const std::uint64_t dim = unsignedOf(d, (named + ": a dimension").c_str());
