@@ -113,6 +113,22 @@ class RootInEveryMode(TempDirTest):
             self.assertEqual(code, 0)
             self.assertNotIn("DIVERGE", out)
 
+    def test_a_root_fed_by_uncaptured_code_points_at_its_enclosing_module(self):
+        # o_proj reads the attention's reshape, computed in layers.0.attn's own forward: no
+        # hook saw it, so the note names that code as a place to look too.
+        module = "layers.0.attn.o_proj"
+        b = os.path.join(self.dir, "b_o_proj")
+        train(b, "hash", steps=STEPS, inject_from_step=K, module=module)
+        code, v, err = verdict(self.p("a_hash"), b)
+        self.assertEqual(code, 1, err)
+        self.assertEqual(v["root_cause"]["buffers"], [module])
+        notes = [n for n in v["root_cause"]["notes"] if "did not see" in n]
+        self.assertEqual(len(notes), 1, v["root_cause"]["notes"])
+        self.assertIn("computed in layers.0.attn's own code", notes[0])
+        # A root whose captured inputs are all equal needs no such note.
+        code, v, _ = verdict(self.p("a_hash"), self.p("b_hash"))
+        self.assertFalse([n for n in v["root_cause"]["notes"] if "did not see" in n])
+
     def test_the_quiet_verdict_fits_a_screen(self):
         code, out, _ = cli(self.p("a_hash"), self.p("b_hash"), "--quiet")
         self.assertEqual(code, 1)

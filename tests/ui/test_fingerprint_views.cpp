@@ -1,6 +1,7 @@
 // The element views on a buffer known by fingerprints alone (run B captured in hash mode by
 // dumpscope/capture.h): none opens a file, each says that full tensors are needed and which
 // capture call writes them, and none reads the fingerprint log as if it were the elements.
+#include "models/buffer_list_model.h"
 #include "panels/divergence_map_panel.h"
 #include "panels/element_panel.h"
 #include "panels/histogram_panel.h"
@@ -9,7 +10,9 @@
 #include "dumpscope/analyze.h"
 #include "dumpscope/capture.h"
 #include "test_support.h"
+#include "ui_test_util.h"
 
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -63,4 +66,18 @@ TEST(FingerprintViews, EveryElementViewAsksForFullTensorsWithTheCaptureCall) {
     ValueHeatmapPanel heatmap;
     heatmap.setBuffer(pair.analysis, 0);
     EXPECT_TRUE(heatmap.statusText().contains(call)) << heatmap.statusText().toStdString();
+}
+
+TEST(FingerprintViews, TheBufferListShowsNoElementStatisticsItDoesNotHave) {
+    const CapturedPair pair;
+    BufferListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setBuffers(uitest::finishedSnapshot(*pair.analysis), {0});
+    ASSERT_EQ(model.rowCount(), 1);
+    const auto text = [&](int column) { return model.index(0, column).data().toString(); };
+    // Not "0 differing, max |Δ| 0": the fingerprints say the buffer differs, not where.
+    for (int column : {BufferListModel::DifferingColumn, BufferListModel::DifferingPercentColumn,
+                       BufferListModel::MaxAbsDeltaColumn, BufferListModel::MaxUlpColumn})
+        EXPECT_EQ(text(column), QStringLiteral("–")) << column;
+    EXPECT_EQ(text(BufferListModel::KindColumn), QStringLiteral("fingerprint_only"));
 }

@@ -241,6 +241,8 @@ QVariant BufferListModel::display(const BufferResult& b, int column) const {
     }
     if (column == StatusColumn) return statusText(b);
     if (!hasComparison(b)) return QString();
+    // Known by fingerprints alone: which elements differ, and by how much, is not known.
+    if (!hasElementData(b) && column != KindColumn) return QStringLiteral("–");
     switch (column) {
     case DifferingColumn:
         return QString::number(s.nDiff);

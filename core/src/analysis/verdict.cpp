@@ -134,6 +134,25 @@ double relativePrecision(DType t) {
     }
 }
 
+namespace {
+
+// The innermost captured module around `name` at the step and rank ("h.2.attn" for
+// "h.2.attn.drop"): its longest dotted prefix that is a buffer there; empty when none is.
+std::string enclosingBuffer(const Analysis& an, std::uint64_t step,
+                            std::optional<std::uint64_t> rank, const std::string& name) {
+    std::unordered_set<std::string_view> atStep;
+    for (const BufferResult& b : an.buffers)
+        if (b.step == step && b.rank == rank) atStep.insert(b.name);
+    for (auto dot = name.rfind('.'); dot != std::string::npos && dot > 0;
+         dot = name.rfind('.', dot - 1)) {
+        const std::string_view prefix(name.data(), dot);
+        if (atStep.count(prefix)) return std::string(prefix);
+    }
+    return {};
+}
+
+} // namespace
+
 std::vector<std::string> rootCauseNotes(const Analysis& an) {
     const RootCause& rc = an.verdict.rootCause;
     std::vector<std::string> lines;
@@ -178,6 +197,20 @@ std::vector<std::string> rootCauseNotes(const Analysis& an) {
                         " relative are invisible in those dumps, so the true source may be "
                         "upstream");
     }
+    // A captured root fed by something no hook saw: a tensor computed in its enclosing
+    // module's own code (a reshape, a division, a residual sum) between the sub-modules. The
+    // operation that parted the runs may be that code, not the root's own kernel.
+    if (rc.step && rc.order == OrderSource::capture_log)
+        for (std::size_t i = 0; i < rc.sources.size() && i < kListedNames; ++i) {
+            const RootSource& s = rc.sources[i];
+            if (s.declaredInputs) continue;
+            const auto parent = enclosingBuffer(an, *rc.step, s.rank, s.buffer);
+            if (!parent.empty())
+                lines.push_back("root buffer " + s.buffer + " was fed by something the capture " +
+                                "did not see, computed in " + parent +
+                                "'s own code around it: the operation that parted the runs " +
+                                "may be there rather than in " + s.buffer + " itself");
+        }
     if (!rc.earliest.empty() && an.terms == VerdictTerms::schema)
         lines.push_back("no dataflow relates these buffers: the earliest divergence in dump "
                         "order (the order of the keys in the dumped files) is " +
