@@ -404,6 +404,13 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
     m_culprits->resizeColumnToContents(0);
 }
 
+QString VerdictPanel::rootLink(LinkTarget target, const QString& text) {
+    m_links.push_back(std::move(target));
+    return QStringLiteral("<a href=\"rc:%1\">%2</a>")
+        .arg(m_links.size() - 1)
+        .arg(text.toHtmlEscaped());
+}
+
 void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     m_links.clear();
     m_rootCause->setToolTip(QString());
@@ -426,19 +433,14 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                                                      : tr("none: no divergence"));
         return;
     }
-    auto link = [this](LinkTarget target, const QString& text) {
-        m_links.push_back(std::move(target));
-        return QStringLiteral("<a href=\"rc:%1\">%2</a>")
-            .arg(m_links.size() - 1)
-            .arg(text.toHtmlEscaped());
-    };
     QStringList parts;
     const bool severalSources = cause.groups.size() > 1; // each source then shows its kind
     for (const auto& groupId : cause.groups) {
         const QString group = QString::fromStdString(groupId);
         // Links are numbered in reading order: the group, then its buffers.
-        QString part =
-            tr("step %1 · group %2").arg(*cause.step).arg(link({*cause.step, group, {}}, group));
+        QString part = tr("step %1 · group %2")
+                           .arg(*cause.step)
+                           .arg(rootLink({*cause.step, group, {}}, group));
         QStringList buffers;
         std::size_t left = 0; // the group's root buffers past the cut
         for (const auto& name : cause.buffers) {
@@ -451,8 +453,8 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
                     return b.step == *cause.step && b.group == groupId && b.name == name;
                 });
             if (!inGroup) continue;
-            QString shownBuffer = link({*cause.step, group, QString::fromStdString(name)},
-                                       QString::fromStdString(name));
+            QString shownBuffer = rootLink({*cause.step, group, QString::fromStdString(name)},
+                                           QString::fromStdString(name));
             for (const auto& source : cause.sources)
                 if (severalSources && source.group == groupId && source.buffer == name)
                     shownBuffer += QStringLiteral(" (%1)").arg(QString::fromUtf8(

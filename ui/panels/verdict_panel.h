@@ -59,6 +59,8 @@ class VerdictPanel : public QWidget {
         QString group;
         QString buffer;
     };
+    // An <a> to `target`, numbered in m_links in reading order; onLink follows it.
+    QString rootLink(LinkTarget target, const QString& text);
 
     QLabel* m_headline;
     QTreeWidget* m_tree;

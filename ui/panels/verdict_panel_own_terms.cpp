@@ -17,12 +17,6 @@ void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
             tr("step %1 · not determined: no divergent buffer there was compared").arg(step));
         return;
     }
-    auto link = [this](LinkTarget target, const QString& text) {
-        m_links.push_back(std::move(target));
-        return QStringLiteral("<a href=\"rc:%1\">%2</a>")
-            .arg(m_links.size() - 1)
-            .arg(text.toHtmlEscaped());
-    };
     const auto kindText = [](dumpscope::Kind k) {
         const auto name = dumpscope::kindName(k);
         return QString::fromUtf8(name.data(), static_cast<int>(name.size()));
@@ -35,9 +29,9 @@ void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
             ++left;
             continue;
         }
-        QString root = link({step, QString::fromStdString(source.group),
-                             QString::fromStdString(source.buffer)},
-                            QString::fromStdString(source.buffer)) +
+        QString root = rootLink({step, QString::fromStdString(source.group),
+                                 QString::fromStdString(source.buffer)},
+                                QString::fromStdString(source.buffer)) +
                        QStringLiteral(" (%1").arg(kindText(source.kind));
         if (source.rank) root += tr(", rank %1").arg(*source.rank);
         roots << root + QStringLiteral(")");
