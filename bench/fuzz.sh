@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz, clang, ASan + UBSan) and runs each for SECONDS,
 # then prints one Markdown table: target, executions, exec/s, crashes, new corpus entries.
-# Usage: bench/fuzz.sh SECONDS [TARGET...]     (targets: schema dump_name compare names options npy pickle safetensors)
+# Usage: bench/fuzz.sh SECONDS [TARGET...]     (targets: schema dump_name compare names options npy pickle safetensors scan)
 # env: BUILD_DIR (default build-fuzz), JOBS (targets run at once, default 1).
 # The committed seeds (tests/fuzz/corpus/<target>, and resources/schema for the schema target)
 # are only read: new inputs go to a fresh working corpus under BUILD_DIR/fuzz-work/<time>/,
@@ -17,7 +17,7 @@ die() { echo "fuzz.sh: $*" >&2; exit 2; }
 DURATION=$1
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(schema dump_name compare names options npy pickle safetensors)
+[ ${#targets[@]} -gt 0 ] || targets=(schema dump_name compare names options npy pickle safetensors scan)
 
 "$ROOT/scripts/setup.sh" fuzz # clang and its runtime (libFuzzer, sanitizers)
 
@@ -36,6 +36,8 @@ run_one() {
     local t=$1
     local seeds=("$ROOT/tests/fuzz/corpus/$t") extra=()
     [ "$t" = schema ] && seeds+=("$ROOT/resources/schema")
+    [ "$t" = scan ] && seeds=("$ROOT/tests/fuzz/corpus/npy" "$ROOT/tests/fuzz/corpus/safetensors"
+                              "$ROOT/tests/data/formats/runs/torch/a/rank0")
     [ -f "$ROOT/tests/fuzz/$t.dict" ] && extra+=("-dict=$ROOT/tests/fuzz/$t.dict")
     mkdir -p "$WORK/corpus/$t" "$WORK/artifacts/$t"
     # The first directory receives new inputs; the seed directories after it are only read.
