@@ -126,6 +126,63 @@ TEST(CliFingerprint, ALogCutShortIsRefusedByFileAndLine) {
         << r.out << r.err;
 }
 
+// Steps 0..2 logging `names` (four f32 each, from the name and step); `skip` is left out at step
+// 1, as a mixture of experts' routing leaves an expert out.
+void captureModel(const fs::path& run, dumpscope::CaptureMode mode,
+                  const std::vector<std::string>& names, const std::string& skip = {}) {
+    dumpscope::Capture cap(run, {mode, std::nullopt, "test_cli_fingerprint"});
+    for (std::uint64_t step = 0; step < 3; ++step) {
+        for (const std::string& name : names) {
+            if (step == 1 && name == skip) continue;
+            std::vector<float> x(4, static_cast<float>(name.size() * 7 + step));
+            cap.add(name, x.data(), {4});
+        }
+        cap.step(step);
+    }
+}
+
+std::vector<std::string> modelNames(const std::string& stem, int n) {
+    std::vector<std::string> names = {"loss"};
+    for (int i = 0; i < n; ++i)
+        names.push_back(stem + std::to_string(i) + ".out");
+    return names;
+}
+
+// Logs of a GPT and of a tiny transformer share "loss" alone: refused as a pair (exit 2), naming
+// both logs and the line of step 0 in each, not compared as one divergent "loss" and the rest
+// one-sided. The same model with one expert's output missing at a step is compared.
+TEST(CliFingerprint, LogsOfAnotherModelAreRefusedAndAMissingExpertIsCompared) {
+    dumpscope::test::TempDir dir;
+    captureModel(dir / "gpt", dumpscope::CaptureMode::hash, modelNames("transformer.h.", 24));
+    captureModel(dir / "tiny", dumpscope::CaptureMode::full, modelNames("blocks.", 4));
+    const ProcessResult r = cli({(dir / "gpt").string(), (dir / "tiny").string()});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    for (const char* run : {"gpt", "tiny"})
+        EXPECT_NE(r.err.find((dir / run / "dumpscope-fingerprints.jsonl").string() + ": line 2"),
+                  std::string::npos)
+            << r.err;
+    EXPECT_NE(r.err.find("another model"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\"blocks.0.out\""), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("DIVERGE"), std::string::npos) << r.out;
+
+    const auto experts = modelNames("moe.expert.", 8);
+    captureModel(dir / "a", dumpscope::CaptureMode::full, experts);
+    captureModel(dir / "b", dumpscope::CaptureMode::hash, experts, "moe.expert.5.out");
+    const ProcessResult moe = cli({(dir / "a").string(), (dir / "b").string(), "--json"});
+    // Reported one-sided, which counts as no divergence unless --strict (docs/cli.md).
+    ASSERT_EQ(moe.exitCode, 0) << moe.err << moe.out.substr(0, 2000);
+    const auto buffers = buffersOf(nlohmann::json::parse(moe.out));
+    EXPECT_EQ(buffers.size(), 27u);
+    for (const auto& [key, b] : buffers)
+        EXPECT_EQ(b["status"], key == "1 moe.expert.5.out" ? "only_in_a" : "equal") << key;
+
+    EXPECT_EQ(cli({(dir / "a").string(), (dir / "b").string(), "--strict"}).exitCode, 2);
+
+    captureModel(dir / "c", dumpscope::CaptureMode::hash, experts);
+    const ProcessResult same = cli({(dir / "a").string(), (dir / "c").string(), "--quiet"});
+    EXPECT_EQ(same.exitCode, 0) << same.out << same.err;
+}
+
 // The fingerprints Python computed from torch's bytes are those dumpscope computes from the
 // tensors torch.save wrote: every type they share, views, NaN payloads and signed zeros.
 TEST(CliFingerprint, TorchTensorsMatchTheFingerprintsPythonComputedFromThem) {

@@ -58,6 +58,9 @@ struct DumpFile {
     std::optional<std::uint64_t> fingerprint;
     std::optional<std::vector<std::string>> inputs;
     bool fingerprintOnly = false; // the log has the buffer; no file of the run holds its bytes
+    // The log line that lists the buffer's step ("PATH: line N"), shared by the step's buffers;
+    // null when no log lists it. Two runs' logs are told apart by model with it.
+    std::shared_ptr<const std::string> logLine;
 };
 
 // How a run's files are laid out. Empty: found by itself (see docs/reference/formats.md);

@@ -4,6 +4,7 @@
 #include "dumpscope/scan.h"
 #include "dumpscope/shape.h"
 #include "formats/element_parts.h"
+#include "io/fingerprint_log.h"
 #include "io/refused_files.h"
 
 #include "analysis/name_groups.h"
@@ -176,6 +177,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     if (scanA.error.empty() && scanB.error.empty() && fs::equivalent(runA, runB, ec))
         an.warnings.push_back("run A and run B are the same directory (" + runA.string() +
                               "): every buffer compares equal to itself");
+    if (an.errorA.empty() && an.errorB.empty()) an.errorB = detail::otherModelError(scanA, scanB);
     if (!an.errorA.empty() || !an.errorB.empty()) return p;
     an.ranked = scanA.ranked || scanB.ranked;
     detail::spreadRefusals(scanA, scanB);

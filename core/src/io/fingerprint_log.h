@@ -53,4 +53,11 @@ FingerprintLog readFingerprintLog(const std::filesystem::path& path, std::string
 void addFingerprintLog(RunScan& scan, const std::filesystem::path& root, const std::string& prefix,
                        std::uint64_t rank, bool readHeaders);
 
+// Why run B, compared with run A, is a capture of another model; empty when it is not. At a step
+// and rank where both runs' buffers are listed by their logs, fewer than half the names of the
+// longer list are in the other: the two logs record different networks, and comparing the few
+// names they share would report a divergence that is no bug. A buffer missing from one side
+// among many shared (an expert its routing skipped) stays a one-sided buffer, a divergence.
+std::string otherModelError(const RunScan& a, const RunScan& b);
+
 } // namespace dumpscope::detail

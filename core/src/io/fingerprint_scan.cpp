@@ -5,8 +5,10 @@
 
 #include "io/regular_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <map>
 
 #include <sys/stat.h>
@@ -86,6 +88,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
              it != scan.files.end() && it->first.step == step.step; ++it)
             if (it->first.rank == rank) held.emplace(it->first.name, &it->second);
         const std::string line = at + std::to_string(step.line);
+        const auto logLine = std::make_shared<const std::string>(line);
         if (held.empty()) {
             if (!step.file.empty())
                 scan.warnings.push_back(line + ": step " + std::to_string(step.step) +
@@ -95,6 +98,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
                 DumpFile f = fingerprintOnly(step, step.buffers[i], rank, logFile, mtimeNs);
                 f.order = i;
                 f.inputs = inputNames(step, step.buffers[i]);
+                f.logLine = logLine;
                 scan.files.emplace(DumpKey{step.step, f.rest, rank}, std::move(f));
             }
             continue;
@@ -110,6 +114,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
                 f.order = i;
                 f.error = line + ": lists \"" + b.name + "\" at step " + std::to_string(step.step) +
                           ", which " + scan.dir.string() + "/" + file + " does not hold";
+                f.logLine = logLine;
                 scan.files.emplace(DumpKey{step.step, b.name, rank}, std::move(f));
                 continue;
             }
@@ -118,6 +123,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
             f.fingerprint = b.fingerprint;
             f.inputs = inputNames(step, b);
             f.order = i;
+            f.logLine = logLine;
             // The file spells types its own way ("F32", "<f4"): dumpscope's type decides.
             const bool sameType = f.dtype && b.dtype ? *f.dtype == *b.dtype : !f.dtype && !b.dtype;
             if (f.error.empty() && f.described && (!sameType || f.shape != b.shape))
@@ -134,6 +140,63 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
                            " does not list";
         }
     }
+}
+
+namespace {
+
+// The names each log lists at each step and rank, sorted, with the line that lists them.
+struct LoggedNames {
+    const std::string* line = nullptr;
+    std::vector<std::string> names;
+};
+
+std::map<std::pair<std::uint64_t, std::uint64_t>, LoggedNames> loggedNames(const RunScan& scan) {
+    std::map<std::pair<std::uint64_t, std::uint64_t>, LoggedNames> out;
+    for (const auto& [key, f] : scan.files) {
+        if (!f.logLine) continue;
+        LoggedNames& at = out[{key.step, key.rank}];
+        at.line = f.logLine.get();
+        at.names.push_back(key.name);
+    }
+    for (auto& [key, at] : out)
+        std::sort(at.names.begin(), at.names.end());
+    return out;
+}
+
+// Up to three of `names`, quoted, and how many more.
+std::string someOf(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+        s += (i ? ", \"" : "\"") + names[i] + "\"";
+    if (names.size() > 3) s += " and " + std::to_string(names.size() - 3) + " more";
+    return s;
+}
+
+} // namespace
+
+std::string otherModelError(const RunScan& a, const RunScan& b) {
+    const auto namesA = loggedNames(a), namesB = loggedNames(b);
+    for (const auto& [key, atA] : namesA) {
+        const auto found = namesB.find(key);
+        if (found == namesB.end()) continue;
+        const LoggedNames& atB = found->second;
+        std::vector<std::string> shared, onlyA, onlyB;
+        std::set_intersection(atA.names.begin(), atA.names.end(), atB.names.begin(),
+                              atB.names.end(), std::back_inserter(shared));
+        if (2 * shared.size() >= std::max(atA.names.size(), atB.names.size())) continue;
+        std::set_difference(atA.names.begin(), atA.names.end(), atB.names.begin(), atB.names.end(),
+                            std::back_inserter(onlyA));
+        std::set_difference(atB.names.begin(), atB.names.end(), atA.names.begin(), atA.names.end(),
+                            std::back_inserter(onlyB));
+        const std::string at = "step " + std::to_string(key.first) +
+                               (a.ranked || b.ranked ? " rank " + std::to_string(key.second) : "");
+        return "run B is a capture of another model than run A: at " + at + ", " + *atA.line +
+               " lists " + std::to_string(atA.names.size()) + " buffers and " + *atB.line +
+               " lists " + std::to_string(atB.names.size()) + ", " + std::to_string(shared.size()) +
+               " of them by the same name (only in A: " + someOf(onlyA) +
+               "; only in B: " + someOf(onlyB) + "); not compared";
+    }
+    return {};
 }
 
 } // namespace dumpscope::detail
