@@ -247,7 +247,8 @@ TEST(Analyze, ARunFolderWithoutDumpsIsThatRunsErrorNotAMatch) {
     // Not the reference's all_equal: nothing was compared, which is never a match.
     EXPECT_EQ(oneEmpty.verdict.decisionCase, DecisionCase::not_compared);
     EXPECT_EQ(oneEmpty.verdict.text,
-              "Not compared: a run directory is missing, unreadable or holds no dumps.");
+              "Not compared: a run could not be read: its directory is missing, unreadable or "
+              "holds no dumps, or its capture log was refused (the error says why).");
 
     const Analysis above = analyze(dir.path(), dir / "b");
     EXPECT_NE(above.errorA.find("its subfolders a, b hold dumps: give a run's own folder"),

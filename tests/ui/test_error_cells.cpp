@@ -128,8 +128,9 @@ TEST(ErrorCells, ARunWithoutDumpsIsNotComparedAndTheVerdictSaysWhy) {
     auto* headline = verdict->findChild<QLabel*>(QStringLiteral("verdictHeadline"));
     ASSERT_NE(headline, nullptr);
     EXPECT_EQ(headline->text(),
-              QStringLiteral("Not compared: a run directory is missing, unreadable or holds no "
-                             "dumps. (exit 2)"));
+              QStringLiteral("Not compared: a run could not be read: its directory is missing, "
+                             "unreadable or holds no dumps, or its capture log was refused (the "
+                             "error says why). (exit 2)"));
     EXPECT_EQ(verdict->interpretation().toStdString(), analysis.verdict.text);
     auto* rootCause = verdict->findChild<QLabel*>(QStringLiteral("rootCause"));
     ASSERT_NE(rootCause, nullptr);

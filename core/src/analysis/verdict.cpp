@@ -303,7 +303,9 @@ std::string ownTermsText(const Verdict& v) {
 
 std::string_view notComparedReason(const Analysis& an) {
     if (!an.errorA.empty() || !an.errorB.empty())
-        return "a run directory is missing, unreadable or holds no dumps";
+        return "a run could not be read: its directory is missing, unreadable or holds no dumps, "
+               "or "
+               "its capture log was refused (the error says why)";
     if (an.buffers.empty()) return "none of the selected steps is dumped in either run";
     if (std::all_of(an.buffers.begin(), an.buffers.end(),
                     [](const BufferResult& b) { return isOneSided(b.status); }))
