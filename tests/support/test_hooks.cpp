@@ -3,6 +3,7 @@
 #include "test_hooks.h"
 
 #include "compare/dense_f32.h"
+#include "formats/inflate_stream.h"
 
 #include <atomic>
 
@@ -13,6 +14,7 @@ std::atomic<bool> g_allowed{true};
 std::atomic<std::uint64_t> g_blocks{0};
 std::atomic<std::uint64_t> g_thresholdBlocks{0};
 std::atomic<std::uint64_t> g_singleBlocks{0};
+std::atomic<std::uint64_t> g_inflatedBytes{0};
 } // namespace
 
 namespace hooks {
@@ -28,6 +30,9 @@ void countSingleBlock() {
 void countThresholdBlock() {
     g_thresholdBlocks.fetch_add(1, std::memory_order_relaxed);
 }
+void countInflatedBytes(std::uint64_t bytes) {
+    g_inflatedBytes.fetch_add(bytes, std::memory_order_relaxed);
+}
 } // namespace hooks
 
 void setVectorPathsAllowed(bool allowed) {
@@ -41,6 +46,9 @@ std::uint64_t denseThresholdBlocks() {
 }
 std::uint64_t denseSingleBlocks() {
     return g_singleBlocks.load(std::memory_order_relaxed);
+}
+std::uint64_t inflatedBytes() {
+    return g_inflatedBytes.load(std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

@@ -1,7 +1,8 @@
 #pragma once
 
 // The core's test hooks, as the tests use them (their weak declarations are in
-// core/src/compare/dense_f32.h). Only binaries that link dumpscope_test_hooks have them.
+// core/src/compare/dense_f32.h and core/src/formats/inflate_stream.h). Only binaries that link
+// dumpscope_test_hooks have them.
 
 #include <cstdint>
 
@@ -16,5 +17,7 @@ void setVectorPathsAllowed(bool allowed);
 std::uint64_t denseF32Blocks();
 std::uint64_t denseThresholdBlocks();
 std::uint64_t denseSingleBlocks();
+// How many bytes every InflateStream in this process has inflated (formats/inflate_stream.h).
+std::uint64_t inflatedBytes();
 
 } // namespace dumpscope::detail

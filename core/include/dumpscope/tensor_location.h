@@ -27,9 +27,12 @@ struct TensorLocation {
     std::uint64_t extentBytes = 0;
     // A deflated zip member: `compressedBytes` of deflate data at `offset`; its first
     // `skipBytes` inflated bytes are not elements (the .npy header inside an .npz member).
+    // The zip directory's inflated size and CRC-32 of the whole member (header included).
     bool deflated = false;
     std::uint64_t compressedBytes = 0;
     std::uint64_t skipBytes = 0;
+    std::uint64_t inflatedBytes = 0;
+    std::uint32_t crc32 = 0;
 
     bool contiguous() const { return strides.empty(); }
 };

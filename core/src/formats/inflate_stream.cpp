@@ -30,6 +30,8 @@ struct InflateStream::Impl {
     std::uint64_t fed = 0;             // compressed bytes read into `input` so far
     std::size_t nextChunk = kFirstInputChunk;
     std::uint64_t position = 0; // inflated bytes handed out or skipped
+    bool checksum = false;
+    uLong crc = 0; // of the inflated bytes, when `checksum`
     bool ended = false;
     std::string error;
     std::vector<unsigned char> input;
@@ -88,6 +90,8 @@ struct InflateStream::Impl {
             }
         }
         position += done;
+        if (checksum && done > 0) crc = crc32_z(crc, out, done);
+        if (hooks::countInflatedBytes) hooks::countInflatedBytes(done);
         return done;
     }
 };
@@ -98,7 +102,7 @@ InflateStream::InflateStream(InflateStream&&) noexcept = default;
 InflateStream& InflateStream::operator=(InflateStream&&) noexcept = default;
 
 void InflateStream::reset(const DumpReader& file, std::uint64_t offset,
-                          std::uint64_t compressedBytes) {
+                          std::uint64_t compressedBytes, bool checksum) {
     Impl& s = *m_impl;
     s.file = &file;
     s.offset = offset;
@@ -106,6 +110,8 @@ void InflateStream::reset(const DumpReader& file, std::uint64_t offset,
     s.fed = 0;
     s.nextChunk = kFirstInputChunk;
     s.position = 0;
+    s.checksum = checksum;
+    s.crc = crc32_z(0L, Z_NULL, 0);
     s.ended = false;
     s.error.clear();
     if (s.input.empty()) s.input.resize(kInputChunk);
@@ -139,8 +145,20 @@ bool InflateStream::skip(std::uint64_t n) {
     return true;
 }
 
+bool InflateStream::drain(std::uint64_t limit) {
+    Impl& s = *m_impl;
+    if (s.file == nullptr) return false;
+    if (s.scratch.empty()) s.scratch.resize(kSkipChunk);
+    while (!s.ended && s.error.empty() && s.position <= limit)
+        if (s.inflateInto(s.scratch.data(), s.scratch.size()) == 0 && !s.ended) break;
+    return s.ended && s.error.empty() && s.position <= limit;
+}
+
 std::uint64_t InflateStream::position() const {
     return m_impl->position;
+}
+std::uint32_t InflateStream::crc() const {
+    return static_cast<std::uint32_t>(m_impl->crc);
 }
 bool InflateStream::atEnd() const {
     return m_impl->ended;

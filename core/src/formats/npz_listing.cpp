@@ -107,6 +107,8 @@ ContainerListing listNpz(const DumpReader& file, const std::string& relativePath
             entry.location.deflated = true;
             entry.location.compressedBytes = member.compressedSize;
             entry.location.skipBytes = header.headerBytes;
+            entry.location.inflatedBytes = member.uncompressedSize;
+            entry.location.crc32 = member.crc32;
         }
         listing.tensors.push_back(std::move(entry));
     }

@@ -185,6 +185,8 @@ bool TensorWalk::tensor(const PickleTensor& t, const std::string& key) {
         loc.offset = member->dataOffset;
         loc.compressedBytes = member->compressedSize;
         loc.skipBytes = skip;
+        loc.inflatedBytes = member->uncompressedSize;
+        loc.crc32 = member->crc32;
     } else if (member->method == 0) {
         loc.offset = member->dataOffset + skip;
     } else {

@@ -45,7 +45,12 @@ struct SourceReader::Impl {
     mutable std::uint64_t windowStart = 0, windowValid = 0; // bytes of the extent
     mutable std::unique_ptr<InflateStream> inflate;
     mutable std::string readError; // what the last failed deflated read said
+    bool checksum = false;         // keep the member's CRC-32 (checksumWholeMember)
 
+    std::string memberAt(const std::string& what) const {
+        return file.path().string() + ": member " + location.member + ": byte " +
+               std::to_string(location.offset) + ": " + what;
+    }
     std::string tensorName() const {
         return file.path().string() +
                (location.key.empty() ? std::string() : ": tensor \"" + location.key + "\"");
@@ -138,6 +143,7 @@ void SourceReader::close() {
     d.windowStart = d.windowValid = 0;
     d.inflate.reset();
     d.readError.clear();
+    d.checksum = false;
 }
 
 bool SourceReader::isOpen() const {
@@ -208,7 +214,7 @@ ReadOutcome SourceReader::Impl::readDeflated(unsigned char* out, std::size_t n,
     // A deflate stream cannot be entered in the middle: a read behind its position starts over.
     if (!inflate || inflate->position() > wanted) {
         if (!inflate) inflate = std::make_unique<InflateStream>();
-        inflate->reset(file, location.offset, location.compressedBytes);
+        inflate->reset(file, location.offset, location.compressedBytes, checksum);
     }
     ReadOutcome r;
     if (!inflate->skip(wanted - inflate->position())) {
@@ -269,6 +275,58 @@ std::string SourceReader::describe(const ReadOutcome& got, std::uint64_t offset)
 
 std::string SourceReader::changedSinceOpen() const {
     return m_impl->file.changedSinceOpen();
+}
+
+std::string SourceReader::sameCompressedStream(const SourceReader& other, bool& same) const {
+    same = false;
+    const Impl &d = *m_impl, &o = *other.m_impl;
+    const TensorLocation &x = d.location, &y = o.location;
+    if (!d.tensor || !o.tensor || !x.deflated || !y.deflated || !x.contiguous() ||
+        !y.contiguous() || x.compressedBytes != y.compressedBytes || x.crc32 != y.crc32 ||
+        x.inflatedBytes != y.inflatedBytes || x.skipBytes != y.skipBytes || d.bytes != o.bytes)
+        return {};
+    // The sizes and CRC-32 are the directory's word; the bytes on disk settle it.
+    constexpr std::size_t kChunk = std::size_t{128} << 10;
+    std::vector<unsigned char> bufX(kChunk), bufY(kChunk);
+    for (std::uint64_t at = 0; at < x.compressedBytes; at += kChunk) {
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, x.compressedBytes - at));
+        bool ended = false;
+        if (auto e = d.file.readExact(bufX.data(), n, x.offset + at, ended); !e.empty()) return e;
+        if (auto e = o.file.readExact(bufY.data(), n, y.offset + at, ended); !e.empty()) return e;
+        if (std::memcmp(bufX.data(), bufY.data(), n) != 0) return {};
+    }
+    same = true;
+    return {};
+}
+
+void SourceReader::checksumWholeMember() {
+    Impl& d = *m_impl;
+    if (!d.tensor || !d.location.deflated) return;
+    std::lock_guard lock(d.mutex);
+    d.checksum = true;
+    d.inflate.reset();
+}
+
+std::string SourceReader::verifyWholeMember() const {
+    const Impl& d = *m_impl;
+    if (!d.tensor || !d.location.deflated) return {};
+    std::lock_guard lock(d.mutex);
+    if (!d.inflate) {
+        // No element was read (an empty tensor): the header alone is inflated and checked.
+        d.inflate = std::make_unique<InflateStream>();
+        d.inflate->reset(d.file, d.location.offset, d.location.compressedBytes, d.checksum);
+    }
+    const bool ended = d.inflate->drain(d.location.inflatedBytes);
+    if (!d.inflate->error().empty()) return d.inflate->error();
+    if (!ended || d.inflate->position() != d.location.inflatedBytes)
+        return d.memberAt("inflates to " + std::string(ended ? "" : "more than ") +
+                          std::to_string(d.inflate->position()) +
+                          " bytes where the directory says " +
+                          std::to_string(d.location.inflatedBytes));
+    if (d.checksum && d.inflate->crc() != d.location.crc32)
+        return d.memberAt("its CRC-32 does not match the directory's");
+    return {};
 }
 
 } // namespace dumpscope::detail

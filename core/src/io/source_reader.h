@@ -46,6 +46,19 @@ class SourceReader {
     std::string describe(const ReadOutcome& got, std::uint64_t offset) const;
     std::string changedSinceOpen() const;
 
+    // Whether this deflated tensor and `other` hold the same compressed stream: the same member
+    // sizes, CRC-32, header and element count in the zip directory, and the same compressed
+    // bytes on disk. Reads only those bytes, never inflates. "" with `same` set, or why a read
+    // failed.
+    std::string sameCompressedStream(const SourceReader& other, bool& same) const;
+    // Keeps the CRC-32 of a deflated member as it is inflated, for verifyWholeMember(). Call
+    // before the first read; nothing for any other buffer.
+    void checksumWholeMember();
+    // After the elements have been read: inflates the rest of a deflated member and holds all
+    // of it to the directory's size and CRC-32. "" when they hold (or for any other buffer),
+    // else "PATH: member M: byte B: what".
+    std::string verifyWholeMember() const;
+
   private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
