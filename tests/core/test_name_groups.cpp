@@ -96,8 +96,12 @@ TEST(NameGroups, AnalyzeGroupsAnOpenedGroupsBuffersByItsChildren) {
     EXPECT_TRUE(ids.count("layers.5.mlp") && ids.count("layers.5.attn") && ids.count("layers.4"));
     EXPECT_FALSE(ids.count("layers.4.mlp"));
     for (const auto& b : an.buffers) {
-        if (b.name == kRoot) EXPECT_EQ(b.group, "layers.5.mlp");
-        if (b.name == "layers.4.mlp.c_proj") EXPECT_EQ(b.group, "layers.4");
+        if (b.name == kRoot) {
+            EXPECT_EQ(b.group, "layers.5.mlp");
+        }
+        if (b.name == "layers.4.mlp.c_proj") {
+            EXPECT_EQ(b.group, "layers.4");
+        }
     }
     for (const auto& row : an.matrix)
         EXPECT_EQ(row.cells.size(), ids.size());
