@@ -108,30 +108,73 @@ TEST(OwnTermsWindow, TheVerdictPanelNamesTheRootAndCountsTheRest) {
     EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
 }
 
-TEST(OwnTermsWindow, AHeaderOpensAGroupIntoItsChildren) {
+TEST(OwnTermsWindow, AHeaderOpensItsGroupAloneIntoItsChildrenAndClosesItBack) {
     Window w;
     ASSERT_TRUE(uitest::waitForFinished(w.window));
     QAbstractItemModelTester tester(w.triage().matrixModel(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const int columns = w.triage().matrixModel()->columnCount();
     const int layer5 = w.column(QStringLiteral("layers.5"));
     ASSERT_GE(layer5, 0);
     std::unique_ptr<QMenu> menu(w.triage().groupMenu(layer5));
-    ASSERT_EQ(menu->actions().size(), 3);
-    QAction* open = menu->actions()[0];
+    auto* open = menu->findChild<QAction*>(QStringLiteral("openGroup"));
+    ASSERT_NE(open, nullptr);
     EXPECT_TRUE(open->isEnabled());
-    EXPECT_TRUE(open->text().startsWith(QStringLiteral("Open layers.5 into its children")));
+    EXPECT_EQ(open->text(), QStringLiteral("Open layers.5 into its children"));
+    EXPECT_FALSE(menu->findChild<QAction*>(QStringLiteral("closeGroup"))->isEnabled());
     open->trigger();
     ASSERT_TRUE(uitest::waitForFinished(w.window));
-    EXPECT_EQ(w.window.groupDepth(), 3u);
-    EXPECT_GE(w.column(QStringLiteral("layers.5.mlp")), 0);
+    // Its children are columns of their own; every other block stays one column.
+    EXPECT_EQ(w.window.groupDepth(), 0u);
+    for (const char* child : {"layers.5.ln_1", "layers.5.attn", "layers.5.ln_2", "layers.5.mlp"})
+        EXPECT_GE(w.column(QString::fromLatin1(child)), 0) << child;
     EXPECT_GE(w.column(QStringLiteral("layers.5")), 0); // the block output: its own group
+    EXPECT_GE(w.column(QStringLiteral("layers.4")), 0);
+    EXPECT_GE(w.column(QStringLiteral("layers.6")), 0);
+    EXPECT_EQ(w.column(QStringLiteral("layers.4.mlp")), -1);
+    EXPECT_EQ(w.triage().matrixModel()->columnCount(), columns + 4);
     EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5.mlp"));
     EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
 
-    // Back to the depth chosen by itself.
-    std::unique_ptr<QMenu> again(w.triage().groupMenu(w.column(QStringLiteral("layers.5.mlp"))));
-    again->actions()[2]->trigger();
+    // A child's menu closes the group it lies in back into one.
+    std::unique_ptr<QMenu> again(w.triage().groupMenu(w.column(QStringLiteral("layers.5.attn"))));
+    auto* close = again->findChild<QAction*>(QStringLiteral("closeGroup"));
+    ASSERT_TRUE(close->isEnabled());
+    EXPECT_EQ(close->text(), QStringLiteral("Close layers.5 back into one group"));
+    close->trigger();
     ASSERT_TRUE(uitest::waitForFinished(w.window));
     EXPECT_EQ(w.column(QStringLiteral("layers.5.mlp")), -1);
+    EXPECT_EQ(w.column(QStringLiteral("layers.5.attn")), -1);
+    EXPECT_EQ(w.column(QStringLiteral("layers.5")), layer5);
+    EXPECT_EQ(w.triage().matrixModel()->columnCount(), columns);
+    EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5"));
+    EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
+}
+
+TEST(OwnTermsWindow, AHeaderCutsEveryGroupADepthDeeperAndBack) {
+    Window w;
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    QAbstractItemModelTester tester(w.triage().matrixModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    std::unique_ptr<QMenu> menu(w.triage().groupMenu(w.column(QStringLiteral("layers.5"))));
+    menu->findChild<QAction*>(QStringLiteral("openGroup"))->trigger();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    std::unique_ptr<QMenu> deeperMenu(w.triage().groupMenu(w.column(QStringLiteral("layers.4"))));
+    auto* deeper = deeperMenu->findChild<QAction*>(QStringLiteral("deeperGroups"));
+    EXPECT_EQ(deeper->text(), QStringLiteral("Group every name at depth 3"));
+    deeper->trigger();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.window.groupDepth(), 3u);
+    EXPECT_GE(w.column(QStringLiteral("layers.4.mlp")), 0);
+    EXPECT_GE(w.column(QStringLiteral("layers.5.mlp")), 0);
+    EXPECT_EQ(w.currentGroup(), QStringLiteral("layers.5.mlp"));
+    EXPECT_EQ(w.selectedBuffer(), QString::fromLatin1(kRoot));
+
+    // Back to the depth chosen by itself: the group opened alone before is closed too.
+    std::unique_ptr<QMenu> again(w.triage().groupMenu(w.column(QStringLiteral("layers.5.mlp"))));
+    again->findChild<QAction*>(QStringLiteral("chosenGroupDepth"))->trigger();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(w.column(QStringLiteral("layers.5.mlp")), -1);
+    EXPECT_EQ(w.column(QStringLiteral("layers.4.mlp")), -1);
     EXPECT_GE(w.column(QStringLiteral("layers.5")), 0);
 }

@@ -90,11 +90,26 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     restoreGeometry(m_settings->windowGeometry());
     restoreState(m_settings->windowState(), Settings::kLayoutVersion);
     m_triage->restoreState(m_settings->splitterState());
-    // Opening a group into its children, or closing them: the pair again, grouped there.
+    // Cutting every group at another depth, or opening one group into its children or closing
+    // it: the pair again, grouped there (the result cache spares reading it again). A new depth
+    // applies to every group, the ones opened alone included.
     connect(m_triage, &TriageView::groupDepthRequested, this, [this](int depth) {
         m_groupDepth = static_cast<std::size_t>(depth);
+        m_openedGroups.clear();
         reanalyse();
     });
+    connect(m_triage, &TriageView::groupOpenRequested, this,
+            [this](const QString& group, bool open) {
+                const std::string id = group.toStdString();
+                if (open) {
+                    m_openedGroups.insert(id);
+                } else {
+                    std::erase_if(m_openedGroups, [&](const std::string& g) {
+                        return dumpscope::isWithinGroup(g, id);
+                    });
+                }
+                reanalyse();
+            });
     showStartPage();
 }
 
@@ -201,6 +216,11 @@ void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& rerun
     m_floorRuns = floorRuns;
     const RunPair absolute{QFileInfo(pair.runA).absoluteFilePath(),
                            QFileInfo(pair.runB).absoluteFilePath()};
+    // The groups opened are the open pair's: reloaded or swapped, it keeps them.
+    const bool samePair =
+        m_pair && ((m_pair->runA == absolute.runA && m_pair->runB == absolute.runB) ||
+                   (m_pair->runA == absolute.runB && m_pair->runB == absolute.runA));
+    if (!samePair) m_openedGroups.clear();
     m_pair = absolute;
     // The demo's temporary pair is not worth remembering: its directory goes with the window.
     // Any other pair is, once its run folders turn out to be runs (rememberOpenedPair).
@@ -280,6 +300,7 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.schema = m_options.schema;
     request.layout = m_layout.toStdString();
     request.groupDepth = m_groupDepth;
+    request.openedGroups = m_openedGroups;
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
     request.floorRuns = m_floorRuns;

@@ -10,6 +10,8 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 
 class AnalysisWorker;
 class MultiRunView;
@@ -143,6 +145,8 @@ class MainWindow : public QMainWindow {
     std::optional<RunPair> m_pair;
     QString m_layout;
     std::size_t m_groupDepth = 0;
+    // The groups opened alone into their children (AnalyzeOptions::openedGroups), for this pair.
+    std::set<std::string> m_openedGroups;
     QStringList m_floorRuns; // the open pair's noise floor, absolute; empty: bitwise
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;

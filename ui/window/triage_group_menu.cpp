@@ -1,9 +1,11 @@
 // The matrix header's menu: the groups of buffers read without a schema are their names' module
-// tree cut at one depth, and this opens a group into its children or closes the groups a level.
+// tree cut at one depth. This opens the clicked group alone into its children, or closes it back,
+// and moves the cut of every group a level.
 #include "window/triage_view.h"
 
 #include "models/matrix_model.h"
 
+#include "dumpscope/analyze.h"
 #include "dumpscope/option_ranges.h"
 
 #include <QAction>
@@ -26,17 +28,38 @@ QMenu* TriageView::groupMenu(int column) {
             return b.group == id && b.name.size() > id.size() + 1 &&
                    b.name.compare(0, id.size() + 1, id + ".") == 0;
         });
-    const int deepest = static_cast<int>(dumpscope::kGroupDepthRange.max);
-    QAction* open = menu->addAction(
-        tr("Open %1 into its children (group every name at depth %2)").arg(group).arg(depth + 1));
-    open->setEnabled(hasChildren && depth < deepest);
+    QAction* open = menu->addAction(tr("Open %1 into its children").arg(group));
+    open->setObjectName(QStringLiteral("openGroup"));
+    open->setEnabled(hasChildren);
     connect(open, &QAction::triggered, this,
-            [this, depth] { emit groupDepthRequested(depth + 1); });
-    QAction* close = menu->addAction(tr("Close the groups to depth %1").arg(depth - 1));
-    close->setEnabled(depth > 1);
+            [this, group] { emit groupOpenRequested(group, true); });
+    // The innermost opened group this column lies in: the column itself or one of its children.
+    std::string parent;
+    for (const std::string& opened : an.openedGroups)
+        if (dumpscope::isWithinGroup(id, opened) && opened.size() > parent.size()) parent = opened;
+    const QString parentName = QString::fromStdString(parent);
+    QAction* close =
+        menu->addAction(parent.empty() ? tr("Close this group back into its parent")
+                                       : tr("Close %1 back into one group").arg(parentName));
+    close->setObjectName(QStringLiteral("closeGroup"));
+    close->setEnabled(!parent.empty());
     connect(close, &QAction::triggered, this,
+            [this, parentName] { emit groupOpenRequested(parentName, false); });
+
+    menu->addSeparator();
+    const int deepest = static_cast<int>(dumpscope::kGroupDepthRange.max);
+    QAction* deeper = menu->addAction(tr("Group every name at depth %1").arg(depth + 1));
+    deeper->setObjectName(QStringLiteral("deeperGroups"));
+    deeper->setEnabled(depth < deepest);
+    connect(deeper, &QAction::triggered, this,
+            [this, depth] { emit groupDepthRequested(depth + 1); });
+    QAction* shallower = menu->addAction(tr("Close the groups to depth %1").arg(depth - 1));
+    shallower->setObjectName(QStringLiteral("shallowerGroups"));
+    shallower->setEnabled(depth > 1);
+    connect(shallower, &QAction::triggered, this,
             [this, depth] { emit groupDepthRequested(depth - 1); });
     QAction* chosen = menu->addAction(tr("Group at the depth chosen by itself"));
+    chosen->setObjectName(QStringLiteral("chosenGroupDepth"));
     connect(chosen, &QAction::triggered, this, [this] { emit groupDepthRequested(0); });
     return menu;
 }

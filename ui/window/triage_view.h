@@ -73,15 +73,18 @@ class TriageView : public QWidget {
     VerdictPanel* verdictPanel() const { return m_verdictPanel; }
     RankPanel* rankPanel() const { return m_rankPanel; }
 
-    // The matrix header's menu for a column: open its group into its children (the names one
-    // dotted component deeper), or close the groups a level; empty for a schema's groups. The
-    // caller owns it.
+    // The matrix header's menu for a column: open its group alone into its children (its names
+    // one dotted component deeper) or close the opened group it lies in back into one, or cut
+    // every group a level deeper or shallower; empty for a schema's groups. The caller owns it.
     QMenu* groupMenu(int column);
 
   signals:
     void layoutReset();
     // The user asked for the groups of buffers without a schema at this depth (0: chosen).
     void groupDepthRequested(int depth);
+    // The user asked for this group alone to be opened into its children (`open`), or closed
+    // back into one group with whatever was opened inside it.
+    void groupOpenRequested(const QString& group, bool open);
 
   private:
     void applyDefaultSizes();

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ struct AnalysisRequest {
     std::map<std::string, std::vector<std::string>> shapes;
     // Reruns of run A's build: the pair is read over their noise floor (empty: bitwise).
     QStringList floorRuns;
-    std::string layout;         // AnalyzeOptions::layout
-    std::size_t groupDepth = 0; // AnalyzeOptions::groupDepth; 0: chosen by the plan
+    std::string layout;                 // AnalyzeOptions::layout
+    std::size_t groupDepth = 0;         // AnalyzeOptions::groupDepth; 0: chosen by the plan
+    std::set<std::string> openedGroups; // AnalyzeOptions::openedGroups
 
     dumpscope::AnalyzeOptions analyzeOptions() const {
         dumpscope::AnalyzeOptions options;
@@ -36,12 +38,14 @@ struct AnalysisRequest {
         options.shapes = shapes;
         options.layout = layout;
         options.groupDepth = groupDepth;
+        options.openedGroups = openedGroups;
         return options;
     }
 
     friend bool operator==(const AnalysisRequest& x, const AnalysisRequest& y) {
         return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
                x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns &&
-               x.layout == y.layout && x.groupDepth == y.groupDepth;
+               x.layout == y.layout && x.groupDepth == y.groupDepth &&
+               x.openedGroups == y.openedGroups;
     }
 };

@@ -11,6 +11,8 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 
 namespace dumpscope {
 
@@ -34,7 +36,18 @@ struct AnalyzeOptions {
     // ("layers.0.mlp" at 2: "layers.0"); 0: the depth that gives the most groups up to
     // kMaxNameGroups (name_groups in docs/reference/comparison.md).
     std::size_t groupDepth = 0;
+    // Those groups opened into their children, by id: a name whose group is one of them is
+    // grouped one dotted component deeper, and again while that group is opened too ("layers.5"
+    // at depth 2: "layers.5.mlp", "layers.5.attn", …), every other group staying as cut.
+    std::set<std::string> openedGroups;
 };
+
+// Whether the group `inner` lies within the group `outer` of a module tree (or is it):
+// "layers.5.mlp" lies within "layers.5", "layers.50" does not.
+inline bool isWithinGroup(std::string_view inner, std::string_view outer) {
+    return inner.substr(0, outer.size()) == outer &&
+           (inner.size() == outer.size() || inner[outer.size()] == '.');
+}
 
 // How one pair is compared.
 struct CompareOptions {

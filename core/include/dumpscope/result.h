@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -276,6 +277,8 @@ struct Analysis {
     VerdictTerms terms = VerdictTerms::schema; // decided once, by the plan
     // The dotted-name depth the groups of buffers without a schema were cut at (0: none were).
     std::size_t groupDepth = 0;
+    // The groups of AnalyzeOptions::openedGroups that were opened: a name went deeper than each.
+    std::set<std::string> openedGroups;
     bool cancelled = false;
     // The noise floor the pair was read over (applyNoiseFloor), or null: within_floor buffers
     // are judged against it.

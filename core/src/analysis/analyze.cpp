@@ -219,8 +219,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
         index(*an.schema);
     }
     const std::vector<std::string> undescribed = undescribedNames(byStep, byFile, byName);
-    const detail::NameGrouping grouping(undescribed, options.groupDepth);
+    const detail::NameGrouping grouping(undescribed, options.groupDepth, options.openedGroups);
     if (!undescribed.empty()) an.groupDepth = grouping.depth();
+    an.openedGroups = grouping.opened();
     if (auto extended = extendSchema(an.schema, byStep, byFile, byName, grouping);
         extended != an.schema) {
         an.schema = std::move(extended);

@@ -27,7 +27,22 @@ std::string NameGrouping::groupAt(std::string_view name, std::size_t depth) {
     return std::string(module);
 }
 
-NameGrouping::NameGrouping(const std::vector<std::string>& names, std::size_t depth) {
+std::string NameGrouping::place(std::string_view name, std::set<std::string>* split) const {
+    std::string group = groupAt(name, m_depth);
+    while (m_opened.count(group)) {
+        const auto components =
+            1 + static_cast<std::size_t>(std::count(group.begin(), group.end(), '.'));
+        std::string child = groupAt(name, components + 1);
+        if (child == group) break; // the group's own buffer: nothing deeper in its name
+        if (split) split->insert(group);
+        group = std::move(child);
+    }
+    return group;
+}
+
+NameGrouping::NameGrouping(const std::vector<std::string>& names, std::size_t depth,
+                           const std::set<std::string>& opened)
+    : m_opened(opened) {
     std::size_t deepest = 1;
     for (const auto& n : names)
         deepest = std::max<std::size_t>(
@@ -57,12 +72,12 @@ NameGrouping::NameGrouping(const std::vector<std::string>& names, std::size_t de
     m_depth = depth;
     m_group.reserve(names.size());
     for (const auto& n : names)
-        m_group.emplace(n, groupAt(n, depth));
+        m_group.emplace(n, place(n, &m_split));
 }
 
 std::string NameGrouping::groupOf(const std::string& name) const {
     const auto it = m_group.find(name);
-    return it != m_group.end() ? it->second : groupAt(name, m_depth);
+    return it != m_group.end() ? it->second : place(name, nullptr);
 }
 
 } // namespace dumpscope::detail
