@@ -2,6 +2,8 @@
 // Byte-level writers of small tensor files (.npy, .npz / zip, safetensors, torch.save), for the
 // hostile-file generator: each writes a valid file from its parts, so that a test can make any
 // one part lie (a length, an offset, a type, a pickle opcode) and keep the rest well formed.
+#include "deflate_raw.h"
+
 #include <zlib.h>
 
 #include <cstdint>
@@ -50,21 +52,6 @@ inline std::string npy(const std::string& descr, const std::string& shape,
         "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data);
 }
 
-// Raw deflate (no zlib wrapper), as zip's method 8.
-inline std::string deflateRaw(const std::string& data) {
-    z_stream z{};
-    deflateInit2(&z, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, data.size()), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
 struct ZipEntry {
     std::string name;
     std::string data; // uncompressed
@@ -81,7 +68,7 @@ inline std::string zip(const std::vector<ZipEntry>& entries, ZipLayout* layout =
     std::string out, central;
     ZipLayout at;
     for (const ZipEntry& e : entries) {
-        const std::string stored = e.deflated ? deflateRaw(e.data) : e.data;
+        const std::string stored = e.deflated ? deflateRaw(e.data, 9) : e.data;
         const auto crc = crc32(0, reinterpret_cast<const Bytef*>(e.data.data()),
                                static_cast<uInt>(e.data.size()));
         const std::size_t local = out.size();

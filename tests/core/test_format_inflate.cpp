@@ -1,6 +1,7 @@
 // InflateStream on members deflated by numpy (through zipfile) and on raw deflate data written
 // by zlib here, larger than its input chunk: exact bytes, any read size, skip(), and corrupt or
 // truncated data reported at its byte.
+#include "deflate_raw.h"
 #include "format_fixture.h"
 #include "formats/inflate_stream.h"
 #include "formats/zip_directory.h"
@@ -15,21 +16,6 @@ using namespace dumpscope::test;
 using detail::InflateStream;
 
 namespace {
-
-// Raw deflate (no zlib header) of `data`, as a zip member holds it.
-std::string deflateRaw(const std::string& data) {
-    z_stream z{};
-    EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string out(deflateBound(&z, data.size()), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
 
 // 600 KiB that barely compress (random bytes, with a few runs), so that the compressed data
 // spans several of the stream's input chunks.

@@ -1,6 +1,7 @@
 // A deflated .npz member in both runs: held whole to its directory's size and CRC-32 once its
 // elements are read, and inflated once when both runs hold the same compressed bytes, with the
 // statistics any equal pair gets. The work is counted by the inflate test hook, never timed.
+#include "deflate_raw.h"
 #include "dumpscope/analyze.h"
 #include "format_fixture.h"
 #include "formats/tensor_entry.h"
@@ -51,21 +52,6 @@ std::string storedDeflate(const std::string& plain, unsigned padding) {
         putLe(out, ~len & 0xffff, 2);
         out += plain.substr(at, len);
     }
-    return out;
-}
-
-// Raw deflate at zlib's default level, as numpy's zipfile writes.
-std::string deflateRaw(const std::string& plain) {
-    z_stream z{};
-    EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string out(deflateBound(&z, plain.size()), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.data()));
-    z.avail_in = static_cast<uInt>(plain.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
     return out;
 }
 
