@@ -7,6 +7,7 @@
 #include "io/fingerprint_log.h"
 #include "io/refused_files.h"
 
+#include "analysis/dump_gaps.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
 
@@ -78,9 +79,12 @@ std::string identityProblem(const Analysis& an, const FilePair& pair, const std:
     }
     const DumpFile* described = a.described ? &a : b.described ? &b : nullptr;
     if (!described || !described->dtype || *described->dtype == rawType) return {};
-    return where + "is " + described->typeName + " in run " + (described == &a ? "A" : "B") +
-           ", but the other run's raw dump " +
-           (described == &a ? an.runB / b.fileName : an.runA / a.fileName).string() + " is " +
+    // Named from the file that holds the tensor, with the raw dump's run and file beside it.
+    const bool inA = described == &a;
+    return ((inA ? an.runA : an.runB) / described->fileName).string() + ": tensor \"" + name +
+           "\" is " + described->typeName + " in run " + (inA ? "A" : "B") + ", but run " +
+           (inA ? "B" : "A") + "'s raw dump " +
+           (inA ? an.runB / b.fileName : an.runA / a.fileName).string() + " is " +
            std::string(dtypeName(rawType)) + " by the schema; not compared";
 }
 
@@ -367,6 +371,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
             "none of the selected steps is dumped in either run (they have steps " +
             std::to_string(byStep.begin()->first) + " to " +
             std::to_string(byStep.rbegin()->first) + "): nothing compared");
+    detail::warnGroupGaps(an);
     return p;
 }
 
