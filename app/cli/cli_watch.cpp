@@ -9,6 +9,7 @@
 #include "dumpscope/scan.h"
 #include "dumpscope/step_completion.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <map>
@@ -248,14 +249,19 @@ std::string watchStepLine(const Analysis& an, bool color) {
     if (!diverges) return line;
 
     const auto& cause = an.verdict.rootCause;
-    // A group that could not be judged feeds the divergent ones: naming the first divergent
-    // buffer here would read as a root cause the verdict refuses to give.
+    // An input that could not be judged (a group, or a buffer a divergent one declares) feeds
+    // the divergent ones: naming the first divergent buffer here would read as a root cause the
+    // verdict refuses to give.
     if (cause.groups.empty() && !cause.undecidedGroups.empty()) {
         std::vector<std::string> unjudged;
         for (const auto& g : cause.unjudgedInputs)
-            unjudged.push_back(shown(g));
-        return line + "  root cause not determined: group " + joined(unjudged) +
-               " could not be judged";
+            unjudged.push_back("group " + shown(g));
+        for (const auto& b : cause.undecidedBuffers)
+            for (const auto& input : b.unjudgedInputs)
+                if (const std::string name = "buffer " + shown(input.name);
+                    std::find(unjudged.begin(), unjudged.end(), name) == unjudged.end())
+                    unjudged.push_back(name);
+        return line + "  root cause not determined: " + joined(unjudged) + " could not be judged";
     }
     // The root cause names the first divergent buffers by dataflow; without one (only
     // unclassified files diverge), the first divergent buffer in schema order.
