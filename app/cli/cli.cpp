@@ -332,7 +332,18 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                "or more than two runs\n";
         return 2;
     }
-    if (compat) return runReferenceCompat(runA, runB, out, err);
+    if (compat) {
+        std::vector<std::string> given;
+        for (const CLI::Option* option : app.get_options())
+            if (option->count() > 0 && option->nonpositional() &&
+                option->get_name() != "--reference-compat")
+                given.push_back(option->get_name());
+        if (const std::string why = referenceCompatRefusal(given); !why.empty()) {
+            err << "error: " << why << "\n";
+            return 2;
+        }
+        return runReferenceCompat(runA, runB, out, err);
+    }
 
     options.verdictTolerance = verdictTolerance;
     for (const auto& arg : shapeArgs) {

@@ -351,6 +351,16 @@ int compareRuns(const std::string& dirA, const std::string& dirB, std::ostream& 
 
 } // namespace
 
+std::string referenceCompatRefusal(const std::vector<std::string>& givenOptions) {
+    if (givenOptions.empty()) return {};
+    std::string names;
+    for (std::size_t i = 0; i < givenOptions.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == givenOptions.size() ? " or " : ", ") + givenOptions[i];
+    return "--reference-compat prints what compare-backward-state.py prints for two runs, and "
+           "the script has no " +
+           names + ": leave " + (givenOptions.size() > 1 ? "them" : "it") + " out";
+}
+
 int runReferenceCompat(const std::string& runA, const std::string& runB, std::ostream& out,
                        std::ostream& err) {
     try {

@@ -2,6 +2,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace dumpscope {
 
@@ -10,6 +11,11 @@ namespace dumpscope {
 // Writes to `out` / `err` what the script writes to stdout / stderr; returns its exit code.
 int runReferenceCompat(const std::string& runA, const std::string& runB, std::ostream& out,
                        std::ostream& err);
+
+// Why `--reference-compat` refuses the other options given with it (`--json`, `--report`), empty
+// when there are none: the script takes two run directories and nothing else, so such an option
+// would be ignored and its output not be what was asked for.
+std::string referenceCompatRefusal(const std::vector<std::string>& givenOptions);
 
 // Python's repr() of a double ("0.1", "1e-05", "-0.0", "inf", "nan", "1.5e+16").
 std::string pythonFloatRepr(double value);
