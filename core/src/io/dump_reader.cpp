@@ -52,10 +52,7 @@ ReadOutcome DumpReader::readAt(void* out, std::size_t n, std::uint64_t offset) c
 
 std::string DumpReader::readExact(void* out, std::size_t n, std::uint64_t offset,
                                   bool& ended) const {
-    const ReadOutcome got = readAt(out, n, offset);
-    if (got.bytes == n) return {};
-    if (got.errorNumber == 0) ended = true;
-    return describe(got, offset);
+    return readExactly(*this, out, n, offset, ended);
 }
 
 std::string DumpReader::describe(const ReadOutcome& got, std::uint64_t offset) const {

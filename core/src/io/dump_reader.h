@@ -30,6 +30,18 @@ struct ReadOutcome {
     int errorNumber = 0;
 };
 
+// Reads exactly n bytes at `offset` through `reader`'s readAt(): empty on success, else the
+// reader's describe() of where the read stopped; `ended` is set when the data ended first (no
+// read failed). The one rule of DumpReader::readExact and SourceReader::readExact.
+template <class Reader>
+std::string readExactly(const Reader& reader, void* out, std::size_t n, std::uint64_t offset,
+                        bool& ended) {
+    const ReadOutcome got = reader.readAt(out, n, offset);
+    if (got.bytes == n) return {};
+    if (got.errorNumber == 0) ended = true;
+    return reader.describe(got, offset);
+}
+
 // How the file will be read, for the kernel's read-ahead.
 enum class ReadPattern {
     sequential, // front to back once (the comparison): read-ahead pays

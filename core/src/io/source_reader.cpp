@@ -246,10 +246,7 @@ ReadOutcome SourceReader::readAt(void* out, std::size_t n, std::uint64_t offset)
 
 std::string SourceReader::readExact(void* out, std::size_t n, std::uint64_t offset,
                                     bool& ended) const {
-    const ReadOutcome got = readAt(out, n, offset);
-    if (got.bytes == n) return {};
-    if (got.errorNumber == 0) ended = true;
-    return describe(got, offset);
+    return readExactly(*this, out, n, offset, ended);
 }
 
 std::string SourceReader::describe(const ReadOutcome& got, std::uint64_t offset) const {
