@@ -160,10 +160,25 @@ class Watch {
                 m_completion.restart(step, Clock::now()); // wait for it to keep still again
                 continue;
             }
-            m_out << watchStepLine(one, m_request.colorOut) << std::endl;
+            m_out << watchStepLine(one, m_request.colorOut) << notDumpedHere(one) << std::endl;
             m_reported.insert(step);
         }
         return true;
+    }
+
+    // The groups a step lacks in both runs that an earlier reported step had: a hole in the
+    // dumps, said on the step's own line (the final verdict's warning names every such step).
+    std::string notDumpedHere(const Analysis& one) {
+        std::vector<std::string> missing;
+        if (!one.matrix.empty())
+            for (const auto& cell : one.matrix.front().cells) {
+                if (cell.group == kOtherGroup) continue;
+                if (!cell.buffers.empty())
+                    m_dumpedGroups.insert(cell.group);
+                else if (m_dumpedGroups.count(cell.group))
+                    missing.push_back(shown(cell.group));
+            }
+        return missing.empty() ? std::string() : "  not dumped: " + joined(missing);
     }
 
     // --until-step N: a step at or past N was reported, and no step up to N is still pending
@@ -226,6 +241,7 @@ class Watch {
     std::shared_ptr<ResultCache> m_cache;
     StepCompletion m_completion;
     std::set<std::uint64_t> m_reported;
+    std::set<std::string> m_dumpedGroups; // groups with a buffer at a reported step
     std::set<std::string> m_warned;
 };
 

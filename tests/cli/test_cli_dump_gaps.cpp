@@ -82,3 +82,23 @@ TEST(CliDumpGaps, ReferenceCompatSaysNothingOfIt) {
     for (const std::string& text : {r.out, r.err})
         EXPECT_EQ(text.find("not dumped"), std::string::npos) << text;
 }
+
+// --watch says it on the line of each step that lacks a group an earlier step had, and the final
+// verdict's warning names every such step.
+TEST(CliDumpGaps, WatchSaysItOnTheStepsLine) {
+    TempDir dir;
+    dumpscope::test::writeRunPair(dir, {0, 1, 2});
+    dropGroup(dir, "K", 1);
+    const auto r =
+        dumpscope::test::runProcess({DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string(),
+                                     "--watch", "--until-step", "2", "--settle", "0.2"},
+                                    {}, 60);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("step 0: equal  equal: G, H, I, J, K\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("step 1: equal  equal: G, H, I, J  not dumped: K\n"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("step 2: equal  equal: G, H, I, J, K\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("warning: group K (outcome head inputs) is not dumped at step 1 "),
+              std::string::npos)
+        << r.err;
+}
