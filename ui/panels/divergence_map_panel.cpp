@@ -1,34 +1,19 @@
 #include "panels/divergence_map_panel.h"
 #include "panels/buffer_pair_reason.h"
-#include "workers/background_job.h"
-#include "workers/pass_job.h"
 
 #include <QLabel>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 using namespace dumpscope;
 
-struct DivergenceMapPanel::Job : BackgroundJob {};
-
-DivergenceMapPanel::DivergenceMapPanel(QWidget* parent) : QWidget(parent), m_status(new QLabel) {
-    m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::PlainText); // messages carry file names
-    m_status->setObjectName(QStringLiteral("divergenceMapStatus"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_status);
-    layout->addStretch(1);
-    setMouseTracking(true);
-    setMinimumHeight(160);
+DivergenceMapPanel::DivergenceMapPanel(QWidget* parent)
+    : QWidget(parent), m_status(addMapStatus(this, QStringLiteral("divergenceMapStatus"))) {
     clear();
 }
 
-DivergenceMapPanel::~DivergenceMapPanel() {
-    stopAndJoinAll(m_jobs);
-}
+DivergenceMapPanel::~DivergenceMapPanel() = default;
 
 void DivergenceMapPanel::clear() {
     setBuffer(nullptr, -1);
@@ -46,30 +31,21 @@ void DivergenceMapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int
     if (message.isEmpty() && buffer->stats.nDiff == 0)
         message = tr("No differences in this buffer.");
     if (!message.isEmpty()) {
-        m_key.clear();
+        m_pass.forget();
         m_marked.reset();
-        stopJobs();
         showMessage(message);
         emit mapReady();
         return;
     }
     // A newer snapshot of the same, unchanged pair keeps the map.
-    const QString key = buffer_pair::key(*analysis, *buffer);
-    if (key == m_key) return;
-    m_key = key;
+    if (!m_pass.take(*analysis, *buffer)) return;
     m_marked.reset();
-    m_name = QString::fromStdString(buffer->name);
-    m_sourceA = sourceA(*analysis, *buffer);
-    m_sourceB = sourceB(*analysis, *buffer);
-    m_dtype = buffer->dtype;
-    m_shape = buffer->shape;
-    m_waiting = true;
     if (isVisible()) start();
 }
 
 void DivergenceMapPanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (m_waiting) start();
+    if (m_pass.waiting()) start();
 }
 
 void DivergenceMapPanel::showMessage(const QString& text) {
@@ -77,20 +53,13 @@ void DivergenceMapPanel::showMessage(const QString& text) {
     m_image = QImage();
     m_hoverText.clear();
     m_computing = false;
-    m_waiting = false;
     m_status->setText(text);
     update();
 }
 
-void DivergenceMapPanel::stopJobs() {
-    ++m_sequence; // whatever a running job still posts is stale from now on
-    stopAll(m_jobs);
-}
-
 void DivergenceMapPanel::start() {
-    stopJobs();
-    reapExited(m_jobs);
-    showMessage(tr("Computing the divergence map of %1…").arg(m_name));
+    const QString name = m_pass.name();
+    showMessage(tr("Computing the divergence map of %1…").arg(name));
     m_computing = true;
     // One cell per pixel or two at most: finer than the screen shows would only drop cells.
     const QRect room = rect().adjusted(60, m_status->sizeHint().height() + 30, -kLegendWidth, -30);
@@ -99,27 +68,19 @@ void DivergenceMapPanel::start() {
     resolution.cols = std::uint32_t(std::clamp(room.width(), 16, 128));
     resolution.bins = std::uint32_t(std::clamp(room.width(), 16, 512));
 
-    auto job = std::make_shared<Job>();
-    const quint64 seq = m_sequence;
-    startPassJob<DivergenceMap>(
-        this, job,
-        [a = m_sourceA, b = m_sourceB, dtype = m_dtype, shape = m_shape,
-         resolution](const ScanProgressFn& progress) {
+    m_pass.start<DivergenceMap>(
+        this,
+        [resolution](const BufferSource& a, const BufferSource& b, DType dtype,
+                     const std::vector<std::uint64_t>& shape, const ScanProgressFn& progress) {
             return computeDivergenceMap(a, b, dtype, shape, resolution, progress);
         },
-        [this, seq](int percent) {
-            if (seq == m_sequence)
-                m_status->setText(
-                    tr("Computing the divergence map of %1… %2%").arg(m_name).arg(percent));
+        [this, name](int percent) {
+            m_status->setText(tr("Computing the divergence map of %1… %2%").arg(name).arg(percent));
         },
-        [this, seq](std::shared_ptr<const DivergenceMap> result) {
-            if (seq == m_sequence) finish(std::move(result));
-        });
-    m_jobs.push_back(job);
+        [this](std::shared_ptr<const DivergenceMap> result) { finish(std::move(result)); });
 }
 
 void DivergenceMapPanel::finish(std::shared_ptr<const DivergenceMap> map) {
-    reapExited(m_jobs);
     if (!map->ok()) {
         showMessage(tr("No map: %1").arg(QString::fromStdString(map->error)));
         emit mapReady();
@@ -143,7 +104,7 @@ void DivergenceMapPanel::finish(std::shared_ptr<const DivergenceMap> map) {
 
     const DivergenceMap& m = *m_map;
     QString shape;
-    for (std::uint64_t d : m_shape)
+    for (std::uint64_t d : m_pass.shape())
         shape += (shape.isEmpty() ? QString() : QStringLiteral(" × ")) + QString::number(d);
     QString layout = m.flat ? tr("flat, %1 elements in %2 bins of %3")
                                   .arg(m.cols)
@@ -154,9 +115,9 @@ void DivergenceMapPanel::finish(std::shared_ptr<const DivergenceMap> map) {
                                   .arg(m.cols)
                                   .arg(m.rowsPerCell)
                                   .arg(m.colsPerCell);
-    if (m_shape.size() > 2) layout = tr("[%1] read as %2").arg(shape, layout);
+    if (m_pass.shape().size() > 2) layout = tr("[%1] read as %2").arg(shape, layout);
     m_status->setText(tr("%1: %2; %3 differ, max|Δ| %4. Click a cell for its first difference.")
-                          .arg(m_name, layout)
+                          .arg(m_pass.name(), layout)
                           .arg(m.total.nDiff)
                           .arg(QString::number(m.total.maxAbsDelta, 'g', 6)));
     update();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "panels/buffer_pass.h"
+
 #include "dumpscope/divergence_map.h"
 #include "dumpscope/result.h"
 
@@ -64,10 +66,8 @@ class DivergenceMapPanel : public QWidget {
 
   private:
     static constexpr int kLegendWidth = 104; // right of the map
-    struct Job;
     void start();
     void finish(std::shared_ptr<const dumpscope::DivergenceMap> map);
-    void stopJobs();
     void showMessage(const QString& text);
     QColor cellColor(const dumpscope::MapCell& cell) const;
     void paintAxes(QPainter& p, const QRect& area) const;
@@ -76,19 +76,12 @@ class DivergenceMapPanel : public QWidget {
     QLabel* m_status;
     std::optional<quint64> m_marked;
 
-    // The buffer asked for; recomputed only when one of these changes.
-    QString m_key, m_name;
-    dumpscope::BufferSource m_sourceA, m_sourceB;
-    dumpscope::DType m_dtype = dumpscope::DType::f32;
-    std::vector<std::uint64_t> m_shape;
-    bool m_waiting = false; // asked for while hidden: computed when shown
+    BufferPass m_pass; // the buffer asked for, computed again only when its pair changes
 
     std::shared_ptr<const dumpscope::DivergenceMap> m_map;
     QImage m_image;
     double m_loLog = 0, m_hiLog = 0; // the colour scale's ends: log10 of the cells' max|Δ|
     QString m_hoverText;
 
-    quint64 m_sequence = 0;
     bool m_computing = false;
-    std::vector<std::shared_ptr<Job>> m_jobs; // current and cancelled ones still unwinding
 };

@@ -80,26 +80,15 @@ QRect DivergenceMapPanel::mapRect() const {
     return r.isValid() ? r : QRect();
 }
 
-// Cell edges at ceil(i × extent / cells), so that cellAt's floor maps every pixel back to the
-// cell drawn there.
 QRect DivergenceMapPanel::cellRect(quint32 row, quint32 col) const {
     const QRect m = mapRect();
-    if (m.isEmpty() || row >= m_map->gridRows || col >= m_map->gridCols) return {};
-    auto edge = [](quint64 i, int extent, quint32 cells) {
-        return int((i * quint64(extent) + cells - 1) / cells);
-    };
-    const int x0 = edge(col, m.width(), m_map->gridCols),
-              x1 = edge(col + 1, m.width(), m_map->gridCols);
-    const int y0 = edge(row, m.height(), m_map->gridRows),
-              y1 = edge(row + 1, m.height(), m_map->gridRows);
-    return QRect(m.left() + x0, m.top() + y0, x1 - x0, y1 - y0);
+    return m.isEmpty() ? QRect() : gridCellRect(m, m_map->gridRows, m_map->gridCols, row, col);
 }
 
 std::optional<std::pair<quint32, quint32>> DivergenceMapPanel::cellAt(const QPoint& pos) const {
     const QRect m = mapRect();
-    if (m.isEmpty() || !m.contains(pos)) return std::nullopt;
-    return std::pair{quint32(quint64(pos.y() - m.top()) * m_map->gridRows / quint64(m.height())),
-                     quint32(quint64(pos.x() - m.left()) * m_map->gridCols / quint64(m.width()))};
+    if (m.isEmpty()) return std::nullopt;
+    return gridCellAt(m, m_map->gridRows, m_map->gridCols, pos);
 }
 
 QString DivergenceMapPanel::cellText(quint32 row, quint32 col) const {

@@ -2,35 +2,20 @@
 
 #include "panels/buffer_pair_reason.h"
 #include "panels/divergence_map_panel.h"
-#include "workers/background_job.h"
-#include "workers/pass_job.h"
 
 #include <QLabel>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 using namespace dumpscope;
 
-struct ValueHeatmapPanel::Job : BackgroundJob {};
-
-ValueHeatmapPanel::ValueHeatmapPanel(QWidget* parent) : QWidget(parent), m_status(new QLabel) {
-    m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::PlainText); // messages carry file names
-    m_status->setObjectName(QStringLiteral("valueHeatmapStatus"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_status);
-    layout->addStretch(1);
-    setMouseTracking(true);
-    setMinimumHeight(160);
+ValueHeatmapPanel::ValueHeatmapPanel(QWidget* parent)
+    : QWidget(parent), m_status(addMapStatus(this, QStringLiteral("valueHeatmapStatus"))) {
     clear();
 }
 
-ValueHeatmapPanel::~ValueHeatmapPanel() {
-    stopAndJoinAll(m_jobs);
-}
+ValueHeatmapPanel::~ValueHeatmapPanel() = default;
 
 void ValueHeatmapPanel::clear() {
     setBuffer(nullptr, -1);
@@ -52,43 +37,28 @@ void ValueHeatmapPanel::setBuffer(std::shared_ptr<const Analysis> analysis, int 
                       .arg(QString::fromStdString(buffer->name))
                       .arg(buffer->stats.nA);
     if (!message.isEmpty()) {
-        m_key.clear();
+        m_pass.forget();
         m_marked.reset();
-        stopJobs();
         showMessage(message);
         emit heatmapReady();
         return;
     }
-    const QString key = buffer_pair::key(*analysis, *buffer);
-    if (key == m_key) return;
-    m_key = key;
+    if (!m_pass.take(*analysis, *buffer)) return;
     m_marked.reset();
-    m_name = QString::fromStdString(buffer->name);
-    m_sourceA = sourceA(*analysis, *buffer);
-    m_sourceB = sourceB(*analysis, *buffer);
-    m_dtype = buffer->dtype;
-    m_shape = buffer->shape;
-    m_waiting = true;
     if (isVisible()) start();
 }
 
 void ValueHeatmapPanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (m_waiting) start();
+    if (m_pass.waiting()) start();
 }
 
 void ValueHeatmapPanel::showMessage(const QString& text) {
     m_heat.reset();
     m_images = {};
     m_computing = false;
-    m_waiting = false;
     m_status->setText(text);
     update();
-}
-
-void ValueHeatmapPanel::stopJobs() {
-    ++m_sequence; // whatever a running job still posts is stale from now on
-    stopAll(m_jobs);
 }
 
 QString ValueHeatmapPanel::statusText() const {
@@ -96,9 +66,8 @@ QString ValueHeatmapPanel::statusText() const {
 }
 
 void ValueHeatmapPanel::start() {
-    stopJobs();
-    reapExited(m_jobs);
-    showMessage(tr("Computing the heatmaps of %1…").arg(m_name));
+    const QString name = m_pass.name();
+    showMessage(tr("Computing the heatmaps of %1…").arg(name));
     m_computing = true;
     // A cell per pixel at most in each of the three images.
     const int imageWidth = (width() - 24) / 3;
@@ -107,26 +76,19 @@ void ValueHeatmapPanel::start() {
     resolution.rows = std::uint32_t(std::clamp(imageHeight, 16, 128));
     resolution.cols = std::uint32_t(std::clamp(imageWidth, 16, 128));
 
-    auto job = std::make_shared<Job>();
-    const quint64 seq = m_sequence;
-    startPassJob<ValueHeatmap>(
-        this, job,
-        [a = m_sourceA, b = m_sourceB, dtype = m_dtype, shape = m_shape,
-         resolution](const ScanProgressFn& progress) {
+    m_pass.start<ValueHeatmap>(
+        this,
+        [resolution](const BufferSource& a, const BufferSource& b, DType dtype,
+                     const std::vector<std::uint64_t>& shape, const ScanProgressFn& progress) {
             return computeValueHeatmap(a, b, dtype, shape, resolution, progress);
         },
-        [this, seq](int percent) {
-            if (seq == m_sequence)
-                m_status->setText(tr("Computing the heatmaps of %1… %2%").arg(m_name).arg(percent));
+        [this, name](int percent) {
+            m_status->setText(tr("Computing the heatmaps of %1… %2%").arg(name).arg(percent));
         },
-        [this, seq](std::shared_ptr<const ValueHeatmap> result) {
-            if (seq == m_sequence) finish(std::move(result));
-        });
-    m_jobs.push_back(job);
+        [this](std::shared_ptr<const ValueHeatmap> result) { finish(std::move(result)); });
 }
 
 void ValueHeatmapPanel::finish(std::shared_ptr<const ValueHeatmap> heat) {
-    reapExited(m_jobs);
     if (!heat->ok()) {
         showMessage(tr("No heatmaps: %1").arg(QString::fromStdString(heat->error)));
         emit heatmapReady();
@@ -148,7 +110,7 @@ void ValueHeatmapPanel::finish(std::shared_ptr<const ValueHeatmap> heat) {
     m_computing = false;
     m_status->setText(tr("%1: %2 rows × %3 columns, %4 × %5 elements per cell; each cell's value "
                          "of largest magnitude. Click a cell for its first difference.")
-                          .arg(m_name)
+                          .arg(m_pass.name())
                           .arg(h.rows)
                           .arg(h.cols)
                           .arg(h.rowsPerCell)

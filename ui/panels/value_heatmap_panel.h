@@ -1,5 +1,7 @@
 #pragma once
 
+#include "panels/buffer_pass.h"
+
 #include "dumpscope/result.h"
 #include "dumpscope/value_heatmap.h"
 
@@ -66,10 +68,8 @@ class ValueHeatmapPanel : public QWidget {
     void showEvent(QShowEvent* event) override;
 
   private:
-    struct Job;
     void start();
     void finish(std::shared_ptr<const dumpscope::ValueHeatmap> heat);
-    void stopJobs();
     void showMessage(const QString& text);
     QColor deltaColor(const dumpscope::HeatCell& cell) const;
     int legendHeight() const;
@@ -78,17 +78,11 @@ class ValueHeatmapPanel : public QWidget {
     QLabel* m_status;
     std::optional<quint64> m_marked;
 
-    QString m_key, m_name;
-    dumpscope::BufferSource m_sourceA, m_sourceB;
-    dumpscope::DType m_dtype = dumpscope::DType::f32;
-    std::vector<std::uint64_t> m_shape;
-    bool m_waiting = false; // asked for while hidden: computed when shown
+    BufferPass m_pass; // the buffer asked for, computed again only when its pair changes
 
     std::shared_ptr<const dumpscope::ValueHeatmap> m_heat;
     std::array<QImage, 3> m_images;
     double m_loLog = 0, m_hiLog = 0; // the |Δ| scale's ends, log10
 
-    quint64 m_sequence = 0;
     bool m_computing = false;
-    std::vector<std::shared_ptr<Job>> m_jobs;
 };

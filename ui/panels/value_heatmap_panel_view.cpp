@@ -69,28 +69,16 @@ QRect ValueHeatmapPanel::imageRect(Image which) const {
     return QRect(kMargin + int(which) * (width3 + kGap), top, width3, h);
 }
 
-// Cell edges at ceil(i × extent / cells), so that cellAt's floor maps every pixel back to the
-// cell drawn there (as on the divergence map).
 QRect ValueHeatmapPanel::cellRect(Image which, quint32 row, quint32 col) const {
     const QRect m = imageRect(which);
-    if (m.isEmpty() || row >= m_heat->gridRows || col >= m_heat->gridCols) return {};
-    auto edge = [](quint64 i, int extent, quint32 cells) {
-        return int((i * quint64(extent) + cells - 1) / cells);
-    };
-    const int x0 = edge(col, m.width(), m_heat->gridCols),
-              x1 = edge(col + 1, m.width(), m_heat->gridCols);
-    const int y0 = edge(row, m.height(), m_heat->gridRows),
-              y1 = edge(row + 1, m.height(), m_heat->gridRows);
-    return QRect(m.left() + x0, m.top() + y0, x1 - x0, y1 - y0);
+    return m.isEmpty() ? QRect() : gridCellRect(m, m_heat->gridRows, m_heat->gridCols, row, col);
 }
 
 std::optional<std::pair<quint32, quint32>> ValueHeatmapPanel::cellAt(const QPoint& pos) const {
     for (Image which : {SideA, SideB, Delta}) {
         const QRect m = imageRect(which);
         if (m.isEmpty() || !m.contains(pos)) continue;
-        return std::pair{
-            quint32(quint64(pos.y() - m.top()) * m_heat->gridRows / quint64(m.height())),
-            quint32(quint64(pos.x() - m.left()) * m_heat->gridCols / quint64(m.width()))};
+        return gridCellAt(m, m_heat->gridRows, m_heat->gridCols, pos);
     }
     return std::nullopt;
 }
