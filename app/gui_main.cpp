@@ -99,7 +99,10 @@ int main(int argc, char** argv) {
             options.schema = std::make_shared<const dumpscope::Schema>(
                 dumpscope::loadSchemaFile(parser.value(schema).toStdString()));
         } catch (const std::exception& e) {
-            reportStartupError(QString::fromUtf8(e.what()), platformShowsWindows());
+            // Said as the CLI says it: the file, line and column alone do not say it is the
+            // schema that stopped the start.
+            reportStartupError(QStringLiteral("schema refused: ") + QString::fromUtf8(e.what()),
+                               platformShowsWindows());
             return 2;
         }
     }

@@ -7,6 +7,7 @@
 
 #include "startup/startup_error.h"
 
+#include "dumpscope/scan.h"
 #include "dumpscope/schema.h"
 
 #include <gtest/gtest.h>
@@ -57,7 +58,7 @@ TEST(GuiBinary, APairWithASchemaItMustRefuseSaysWhyAndExits) {
             {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + home.path().string()}, 30);
         EXPECT_EQ(r.exitCode, 2) << r.err;
         // Qt may say something of its own first (XDG_RUNTIME_DIR not set); the message ends it.
-        const std::string said = "dumpscope: " + message + "\n";
+        const std::string said = "dumpscope: schema refused: " + message + "\n";
         EXPECT_TRUE(r.err.size() >= said.size() &&
                     r.err.compare(r.err.size() - said.size(), said.size(), said) == 0)
             << r.err;
@@ -84,4 +85,40 @@ TEST(GuiStartupError, OpensADialogWithThePlainMessageWhereWindowsAreShown) {
     EXPECT_EQ(format, Qt::PlainText);
     // The tests run offscreen, where no one could close a dialog: the binary shows none there.
     EXPECT_FALSE(platformShowsWindows());
+}
+
+// The messages the window's start refuses a real schema file and layout with open in the dialog
+// as they are: the file, the line and column, and what is wrong; the layout and why it cannot be
+// used. Each dialog is closed by the test; nothing crashes.
+TEST(GuiStartupError, ARefusedSchemaOrLayoutOpensInTheDialogNamingWhatIsWrong) {
+    TempDir dir;
+    const auto schema = dir / "bad schema.json";
+    dumpscope::test::writeText(schema, "{\"groups\": [\n  {\"id\": \"G\", \"buffers\": 7}]}");
+    QString schemaMessage;
+    try {
+        dumpscope::loadSchemaFile(schema.string());
+        FAIL() << "the schema was accepted";
+    } catch (const std::exception& e) {
+        schemaMessage = QString::fromUtf8(e.what());
+    }
+    const QString layoutMessage =
+        QStringLiteral("--layout step_{stp}.pt: ") +
+        QString::fromStdString(dumpscope::layoutPatternError("step_{stp}.pt"));
+    for (const QString& message : {schemaMessage, layoutMessage}) {
+        SCOPED_TRACE(message.toStdString());
+        QString shown;
+        QTimer::singleShot(0, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            ASSERT_NE(box, nullptr) << "no dialog opened";
+            EXPECT_EQ(box->objectName(), QStringLiteral("startupError"));
+            shown = box->text();
+            box->reject();
+        });
+        reportStartupError(message, true);
+        EXPECT_EQ(shown, message);
+    }
+    EXPECT_TRUE(schemaMessage.startsWith(QString::fromStdString(schema.string()) + ":2:"))
+        << schemaMessage.toStdString();
+    EXPECT_TRUE(schemaMessage.contains(QStringLiteral("buffers"))) << schemaMessage.toStdString();
+    EXPECT_TRUE(layoutMessage.contains(QStringLiteral("{stp}"))) << layoutMessage.toStdString();
 }
