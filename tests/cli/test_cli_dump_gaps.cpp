@@ -2,6 +2,7 @@
 // the real dumpscope-cli warns of it once, naming every step it is missing at, before or after
 // the first divergent one, instead of only the culprit table's "(no dump)" at that one step.
 // --reference-compat stays the reference script's, which says nothing of it.
+#include "cli_pair.h"
 #include "run_fixture.h"
 
 #include <gtest/gtest.h>
@@ -12,17 +13,11 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using dumpscope::test::ProcessResult;
+using dumpscope::test::cliOnPair;
 using dumpscope::test::TempDir;
 using json = nlohmann::json;
 
 namespace {
-
-ProcessResult cli(const TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return dumpscope::test::runProcess(args, {}, 60);
-}
 
 // Removes every buffer of group `id` at `step` from both runs.
 void dropGroup(const TempDir& dir, const std::string& id, std::uint64_t step) {
@@ -46,11 +41,11 @@ TEST(CliDumpGaps, AGroupMissingAtSomeStepsIsFlaggedAtEachOfThem) {
     dumpscope::test::perturb(dir, 2, "h_q_logits"); // the first divergent step is 2
     dropGroup(dir, "K", 1);                         // before it
     dropGroup(dir, "K", 3);                         // and after it
-    const auto r = cli(dir, {"--quiet"});
+    const auto r = cliOnPair(dir, {"--quiet"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_NE(r.err.find(kWarning), std::string::npos) << r.err;
 
-    const auto j = cli(dir, {"--json"});
+    const auto j = cliOnPair(dir, {"--json"});
     const json doc = json::parse(j.out);
     std::size_t said = 0;
     for (const auto& w : doc["warnings"])
@@ -67,7 +62,7 @@ TEST(CliDumpGaps, AGroupDumpedAtEveryStepOrAtNoneIsNotFlagged) {
     dumpscope::test::writeRunPair(dir, {0, 1, 2});
     for (std::uint64_t step : {0, 1, 2})
         dropGroup(dir, "K", step); // K is not dumped at all: the schema only describes it
-    const auto r = cli(dir, {"--quiet"});
+    const auto r = cliOnPair(dir, {"--quiet"});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_EQ(r.err.find("not dumped"), std::string::npos) << r.err;
 }
@@ -77,7 +72,7 @@ TEST(CliDumpGaps, ReferenceCompatSaysNothingOfIt) {
     dumpscope::test::writeRunPair(dir, {0, 1, 2, 3});
     dumpscope::test::perturb(dir, 2, "h_q_logits");
     dropGroup(dir, "K", 1);
-    const auto r = cli(dir, {"--reference-compat"});
+    const auto r = cliOnPair(dir, {"--reference-compat"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     for (const std::string& text : {r.out, r.err})
         EXPECT_EQ(text.find("not dumped"), std::string::npos) << text;

@@ -2,6 +2,7 @@
 // one feed-forward output diverging first. The quiet verdict fits a screen, --json has every
 // buffer, --group-depth cuts the names where asked; and a run laid out by the schema that
 // differs only outside it never starts with "match".
+#include "cli_pair.h"
 #include "model_run_fixture.h"
 #include "run_fixture.h"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <utility>
 
 using dumpscope::test::ProcessResult;
 using dumpscope::test::TempDir;
@@ -19,9 +21,7 @@ using json = nlohmann::json;
 namespace {
 
 ProcessResult cli(const TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return dumpscope::test::runProcess(args);
+    return dumpscope::test::cliOnPair(dir, std::move(extra));
 }
 
 bool has(const std::string& text, const std::string& part) {

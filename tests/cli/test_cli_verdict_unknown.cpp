@@ -1,5 +1,6 @@
 // The real dumpscope-cli on pairs with buffers that have no pair result: runs sharing no buffer,
 // a match with one-sided buffers, a culprit dump that is gone, a FIFO, unreadable.
+#include "cli_pair.h"
 #include "run_fixture.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <utility>
 
 using dumpscope::test::ProcessResult;
 using dumpscope::test::TempDir;
@@ -17,9 +19,7 @@ using json = nlohmann::json;
 namespace {
 
 ProcessResult cli(const TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{DUMPSCOPE_CLI_PATH, (dir / "a").string(), (dir / "b").string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return dumpscope::test::runProcess(args);
+    return dumpscope::test::cliOnPair(dir, std::move(extra));
 }
 
 fs::path dump(const TempDir& dir, const char* run, std::uint64_t step, const std::string& rest) {
