@@ -210,3 +210,29 @@ TEST(NameMap, APatternRewritesTheFirstMatchWithItsGroups) {
     EXPECT_TRUE(fixed.rules[0].exact);
     EXPECT_EQ(withPairing(fixed, "x", "z").rules.size(), 2u); // one fix per name
 }
+
+TEST(NameAlignment, ANameTheMapSendsElsewhereDoesNotPairByItsOwnName) {
+    // Run A against itself: the map sends model.norm.out to a name run B lacks, so neither copy
+    // of model.norm.out pairs, and the swap of two names pairs each with the other.
+    AnalyzeOptions o = aligned(AlignMode::names);
+    o.nameMap = std::make_shared<const NameMap>(
+        parseNameMap("^model\\.norm\\.out$ gone.out\n^lm_head\\.out$ model.embed.out\n"
+                     "^model\\.embed\\.out$ lm_head.out\n",
+                     "swap.txt"));
+    const Analysis an = analyze(data("a"), data("a"), o);
+    ASSERT_NE(an.alignment, nullptr);
+    EXPECT_EQ(an.alignment->unpairedA, std::vector<std::string>{"model.norm.out"});
+    EXPECT_EQ(an.alignment->unpairedB, std::vector<std::string>{"model.norm.out"});
+    ASSERT_EQ(an.alignment->pairs.size(), 2u);
+    EXPECT_EQ(pairOf(an, "lm_head.out")->nameB, "model.embed.out");
+    EXPECT_EQ(pairOf(an, "model.embed.out")->nameB, "lm_head.out");
+    std::size_t onlyA = 0, onlyB = 0, swapped = 0;
+    for (const auto& b : an.buffers) {
+        if (b.name == "model.norm.out" && b.status == Status::only_in_a) ++onlyA;
+        if (b.name == "→ model.norm.out" && b.status == Status::only_in_b) ++onlyB;
+        if (b.name == "lm_head.out → model.embed.out" && isDivergent(b.status)) ++swapped;
+    }
+    EXPECT_EQ(onlyA, 3u);
+    EXPECT_EQ(onlyB, 3u);
+    EXPECT_EQ(swapped, 3u);
+}

@@ -97,6 +97,13 @@ std::vector<Pairing> pairPlace(const PlaceFiles& at, AlignMode mode,
     return out;
 }
 
+// Whether run A holds a buffer of the same key as run B's unpaired `f`, which would pair with it
+// by name although the alignment did not pair them.
+bool unpairedTwin(const RunScan& a, const DumpKey& key, const DumpFile& f) {
+    const auto twin = a.files.find(key);
+    return twin != a.files.end() && renamable(twin->second) && renamable(f);
+}
+
 std::string ruleText(const NameRule* rule) {
     if (!rule) return "its own name";
     return rule->where.empty() ? "the pairing set in the window" : rule->where;
@@ -149,6 +156,7 @@ AlignedRuns alignRuns(RunScan& a, RunScan& b, AlignMode mode, const NameMap* map
     std::map<std::pair<std::string, std::string>, NamePair> pairs;
     // Run B's renamed buffers: the file, and run A's name it takes.
     std::map<const DumpFile*, std::string> renamedB;
+    std::set<const DumpFile*> pairedB;                           // under its own name or another
     std::map<Place, std::map<std::string, std::string>> nameInA; // B's name -> A's, per place
     for (auto& [place, files] : places) {
         const auto inOrder = [](const DumpFile* x, const DumpFile* y) {
@@ -157,6 +165,7 @@ AlignedRuns alignRuns(RunScan& a, RunScan& b, AlignMode mode, const NameMap* map
         std::sort(files.a.begin(), files.a.end(), inOrder);
         std::sort(files.b.begin(), files.b.end(), inOrder);
         for (const Pairing& p : pairPlace(files, mode, targets)) {
+            pairedB.insert(p.b);
             if (!p.by) continue;
             ++pairs
                   .try_emplace({p.a->rest, p.b->rest},
@@ -171,28 +180,31 @@ AlignedRuns alignRuns(RunScan& a, RunScan& b, AlignMode mode, const NameMap* map
         alignment->pairs.push_back(std::move(pair));
 
     // Run B under run A's names. A buffer of B left unpaired under a name that one of B's now
-    // takes is told apart by the arrow with nothing before it.
+    // takes, or that names a buffer of A the map paired elsewhere (or with none), is told apart
+    // by the arrow with nothing before it: it must not pair with A's by name.
     std::map<DumpKey, DumpFile> files;
     std::set<DumpKey> renamedKeys;
     for (auto& [key, f] : b.files)
         if (const auto to = renamedB.find(&f); to != renamedB.end())
             renamedKeys.insert({key.step, to->second, key.rank});
-    std::set<std::string> unpairedB;
+    std::set<std::string> unpairedA, unpairedB;
     for (auto& [key, f] : b.files) {
         DumpKey k = key;
-        if (const auto to = renamedB.find(&f); to != renamedB.end())
+        if (const auto to = renamedB.find(&f); to != renamedB.end()) {
             k.name = to->second;
-        else if (renamedKeys.count(key))
+        } else if (renamedKeys.count(key) || (!pairedB.count(&f) && unpairedTwin(a, key, f))) {
             k.name = std::string(kPairArrow.substr(1)) + key.name;
+            unpairedB.insert(key.name);
+        }
         f.rest = k.name;
         files.emplace(std::move(k), std::move(f));
     }
     b.files = std::move(files);
-    std::set<std::string> unpairedA;
     for (const auto& [key, f] : a.files)
         if (!b.files.count(key)) unpairedA.insert(key.name);
     for (const auto& [key, f] : b.files)
-        if (!a.files.count(key)) unpairedB.insert(key.name);
+        if (!a.files.count(key) && !key.name.starts_with(kPairArrow.substr(1)))
+            unpairedB.insert(key.name);
     alignment->unpairedA.assign(unpairedA.begin(), unpairedA.end());
     alignment->unpairedB.assign(unpairedB.begin(), unpairedB.end());
 
