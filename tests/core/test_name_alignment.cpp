@@ -169,7 +169,7 @@ TEST(NameMap, BadMapsAreRefusedAtTheirLineAndColumn) {
               0u)
         << mapError("{\"rules\": [[\"a\", \"b\"],,]}", "m.json");
     EXPECT_EQ(mapError("{\"rules\": [[\"a\"]]}", "m.json"),
-              "m.json:1:11: each rule is an array of two strings: [\"A pattern\", \"B name\"]");
+              "m.json:1:12: each rule is an array of two strings: [\"A pattern\", \"B name\"]");
     EXPECT_EQ(mapError("{\n  \"x\": \"y\",\n  \"(\": \"z\"\n}", "m.json")
                   .rfind("m.json:3:3: \"(\" is not a regular expression", 0),
               0u)

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <regex>
+#include <vector>
 
 #include <unistd.h>
 
@@ -119,6 +120,38 @@ std::size_t findJsonString(std::string_view text, const std::string& value, std:
     return at == std::string_view::npos ? from : at;
 }
 
+// Where each element of the JSON array opened at byte `open` starts, for the messages about
+// them (the text parsed already, so it is well formed).
+std::vector<std::size_t> elementStarts(std::string_view text, std::size_t open) {
+    std::vector<std::size_t> starts;
+    int depth = 0;
+    bool inString = false, expecting = true;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+        if (depth == 1 && expecting && c != ']') {
+            starts.push_back(i);
+            expecting = false;
+        }
+        if (c == '"')
+            inString = true;
+        else if (c == '[' || c == '{')
+            ++depth;
+        else if (c == ']' || c == '}') {
+            if (--depth == 0) break;
+        } else if (c == ',' && depth == 1)
+            expecting = true;
+    }
+    return starts;
+}
+
 NameMap parseJson(std::string_view text, MapReader& reader) {
     nlohmann::ordered_json doc;
     try {
@@ -144,12 +177,15 @@ NameMap parseJson(std::string_view text, MapReader& reader) {
         const std::size_t rulesAt = findJsonString(text, "rules", 0);
         if (doc.size() != 1) reader.failAt(0, "\"rules\" must be the object's only key");
         if (!rules.is_array()) reader.failAt(rulesAt, "\"rules\" is an array of [A, B] pairs");
-        cursor = rulesAt;
-        for (const auto& rule : rules) {
+        const std::vector<std::size_t> starts = elementStarts(text, text.find('[', rulesAt));
+        for (std::size_t i = 0; i < rules.size(); ++i) {
+            const std::size_t at = i < starts.size() ? starts[i] : rulesAt;
+            const auto& rule = rules[i];
             if (!rule.is_array() || rule.size() != 2)
-                reader.failAt(cursor, "each rule is an array of two strings: [\"A pattern\", "
-                                      "\"B name\"]");
-            addString(rule[0], rule[1], cursor);
+                reader.failAt(at, "each rule is an array of two strings: [\"A pattern\", "
+                                  "\"B name\"]");
+            cursor = at;
+            addString(rule[0], rule[1], at);
         }
     } else {
         for (const auto& [key, value] : doc.items())
