@@ -236,3 +236,21 @@ TEST(NameAlignment, ANameTheMapSendsElsewhereDoesNotPairByItsOwnName) {
     EXPECT_EQ(onlyB, 3u);
     EXPECT_EQ(swapped, 3u);
 }
+
+TEST(NameAlignment, WhatTheFirstPassLeavesPairsByOrderAndShape) {
+    // model.norm.out set to pair with extra.scratch: among what is left, run A's lm_head.out and
+    // run B's norm.out then hold the same place, of other shapes; the second pass finds
+    // lm_head.out the next buffer of run B with its shape, head.out.
+    AnalyzeOptions o = aligned(AlignMode::automatic);
+    o.nameMap = std::make_shared<const NameMap>(withPairing({}, "model.norm.out", "extra.scratch"));
+    const Analysis an = analyze(data("a"), data("b_same"), o);
+    ASSERT_NE(an.alignment, nullptr);
+    const NamePair* head = pairOf(an, "lm_head.out");
+    ASSERT_NE(head, nullptr);
+    EXPECT_EQ(head->nameB, "head.out");
+    EXPECT_EQ(head->by, PairedBy::shape_match);
+    EXPECT_EQ(pairOf(an, "model.layers.1.mlp.down.out")->by, PairedBy::exact_match);
+    EXPECT_EQ(pairOf(an, "model.norm.out")->nameB, "extra.scratch");
+    EXPECT_EQ(an.alignment->unpairedA, std::vector<std::string>{"model.rotary.cache"});
+    EXPECT_EQ(an.alignment->unpairedB, std::vector<std::string>{"norm.out"});
+}
