@@ -254,3 +254,16 @@ TEST(NameAlignment, WhatTheFirstPassLeavesPairsByOrderAndShape) {
     EXPECT_EQ(an.alignment->unpairedA, std::vector<std::string>{"model.rotary.cache"});
     EXPECT_EQ(an.alignment->unpairedB, std::vector<std::string>{"norm.out"});
 }
+
+TEST(NameAlignment, APairedBufferTakesATypedShapeByRunAsName) {
+    AnalyzeOptions o = aligned(AlignMode::automatic);
+    o.shapes["model.layers.1.mlp.up.out"] = {"8", "8"};
+    const Analysis an = analyze(data("a"), data("b_same"), o);
+    std::size_t typed = 0;
+    for (const auto& b : an.buffers)
+        if (b.name == "model.layers.1.mlp.up.out → layers.1.ffn.w1.out") {
+            EXPECT_EQ(b.shape, (std::vector<std::uint64_t>{8, 8}));
+            ++typed;
+        }
+    EXPECT_EQ(typed, 3u);
+}

@@ -302,6 +302,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                         *at = std::make_shared<const TensorLocation>(
                             detail::splitElements(**at, parts));
                 auto wanted = options.shapes.find(name);
+                // A buffer paired under another name is typed a shape by run A's name.
+                if (wanted == options.shapes.end() && an.alignment && name != f.rest)
+                    wanted = options.shapes.find(f.rest);
                 if (f.described && wanted == options.shapes.end()) {
                     // Against a fingerprint the whole shape is compared, one dimension too.
                     if (f.shape.size() >= 2 || parts > 1 || r.loggedA || r.loggedB)
