@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "cli_alignment.h"
 #include "cli_floor.h"
 #include "cli_multi.h"
 #include "cli_options.h"
@@ -129,6 +130,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "  dumpscope-cli torch/a torch/b --group-depth 3   group layers.0.mlp.* as layers.0.mlp\n"
         "  dumpscope-cli runs/a runs/b --layout 'rank{rank}/iter_{step}/{name}.pt'   another "
         "layout\n"
+        "  dumpscope-cli torch/a torch/b --align auto --map renames.txt   pair renamed tensors\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
         "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
         "  dumpscope-cli --version\n"
@@ -177,6 +179,17 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                            std::to_string(kMaxSelectedSteps) + " steps, each " +
                            std::string(kStepRange.words))
             ->option_text("LIST");
+    std::string alignText, mapFile;
+    auto* alignOption =
+        app.add_option("--align", alignText,
+                       "how buffers named differently in the two runs pair: names (default: "
+                       "by name, after --map) or auto (what is left, by production order, type "
+                       "and shape); every pairing is listed")
+            ->option_text("HOW");
+    app.add_option("--map", mapFile,
+                   "pair run A's names with run B's by a JSON or two-column file of rules, e.g. "
+                   "'^model\\.layers\\.(\\d+)\\.  layers.\\1.' (see docs/alignment.md)")
+        ->option_text("FILE");
     app.add_flag("--strict", strict,
                  "exit 2 when a buffer is in one run only or a file is unclassified");
     app.add_flag("-q,--quiet", quiet, "print only the verdict, not one line per buffer");
@@ -278,6 +291,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             untilStep = parseCountOption("--until-step", untilText, kStepRange);
         if (settleOption->count()) settle = parseRealOption("--settle", settleText, kSettleRange);
         if (stepsOption->count()) options.steps = parseStepsOption(steps);
+        if (alignOption->count()) options.align = parseAlignOption(alignText);
         if (groupDepthOption->count())
             options.groupDepth =
                 parseCountOption("--group-depth", groupDepthText, kGroupDepthRange);
@@ -344,6 +358,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         }
         return runReferenceCompat(runA, runB, out, err);
     }
+    const bool aligned = options.align != AlignMode::names || !mapFile.empty();
+    if (aligned && !floorRuns.empty()) {
+        err << "error: --align auto and --map pair differently named buffers: not with --floor, "
+               "whose reruns of run A's build pair by name\n";
+        return 2;
+    }
 
     options.verdictTolerance = verdictTolerance;
     for (const auto& arg : shapeArgs) {
@@ -373,6 +393,13 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             options.schema = std::make_shared<const Schema>(loadSchemaFile(schemaFile));
     } catch (const SchemaError& e) {
         err << "error: schema refused: " << shown(e.what()) << "\n";
+        return 2;
+    }
+    try {
+        if (!mapFile.empty())
+            options.nameMap = std::make_shared<const NameMap>(loadNameMapFile(mapFile));
+    } catch (const NameMapError& e) {
+        err << "error: --map refused: " << shown(e.what()) << "\n";
         return 2;
     }
 
@@ -417,10 +444,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const int code = strict ? strictExitCode(an, err, error) : an.verdict.exitCode;
     an.verdict.exitCode = code; // the JSON and reports say what the process returns
 
-    if (json)
+    if (json) {
         out << reportJson(an) << "\n";
-    else
+    } else {
+        writeAlignmentText(an, quiet, out);
         writeTextReport(an, quiet, out, colorOut);
+    }
 
     if (!report.empty()) {
         try {

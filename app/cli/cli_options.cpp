@@ -106,4 +106,12 @@ std::set<std::uint64_t> parseStepsOption(std::string_view text) {
     return steps;
 }
 
+AlignMode parseAlignOption(std::string_view text) {
+    if (text == "names") return AlignMode::names;
+    if (text == "auto") return AlignMode::automatic;
+    refuse("--align", text, "is not a way of pairing",
+           "names (the same name in both runs) or auto (what is left by production order, type "
+           "and shape)");
+}
+
 } // namespace dumpscope

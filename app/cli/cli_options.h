@@ -6,6 +6,7 @@
 // Each value is checked against a range that is also said in words, in --help and in the message;
 // the analysis options' ranges are the core's (dumpscope/option_ranges.h), shared with the window.
 
+#include "dumpscope/name_alignment.h"
 #include "dumpscope/option_ranges.h"
 
 #include <cstdint>
@@ -36,5 +37,7 @@ std::uint64_t parseCountOption(std::string_view option, std::string_view text,
                                const CountRange& range);
 // --steps "0-3,5,7" -> {0,1,2,3,5,7}; throws OptionError.
 std::set<std::uint64_t> parseStepsOption(std::string_view text);
+// --align names|auto; throws OptionError.
+AlignMode parseAlignOption(std::string_view text);
 
 } // namespace dumpscope

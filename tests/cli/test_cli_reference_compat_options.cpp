@@ -32,6 +32,8 @@ const std::map<std::string, std::vector<std::string>>& optionsWithValues(const s
         {"--rounding-threshold", {"--rounding-threshold", "1e-4"}},
         {"--shape", {"--shape", "q_logits=4,8"}},
         {"--color", {"--color", "never"}},
+        {"--align", {"--align", "auto"}},
+        {"--map", {"--map", dir + "/map.txt"}},
     };
     return options;
 }

@@ -220,7 +220,10 @@ void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& rerun
     const bool samePair =
         m_pair && ((m_pair->runA == absolute.runA && m_pair->runB == absolute.runB) ||
                    (m_pair->runA == absolute.runB && m_pair->runB == absolute.runA));
-    if (!samePair) m_openedGroups.clear();
+    if (!samePair) {
+        m_openedGroups.clear();
+        m_nameMap.reset();
+    }
     m_pair = absolute;
     // The demo's temporary pair is not worth remembering: its directory goes with the window.
     // Any other pair is, once its run folders turn out to be runs (rememberOpenedPair).
@@ -301,6 +304,8 @@ AnalysisRequest MainWindow::analysisRequest(const RunPair& pair) const {
     request.layout = m_layout.toStdString();
     request.groupDepth = m_groupDepth;
     request.openedGroups = m_openedGroups;
+    request.align = m_align;
+    request.nameMap = m_nameMap;
     request.settings = m_settings->analysisSettings();
     request.shapes = m_settings->bufferShapes();
     request.floorRuns = m_floorRuns;

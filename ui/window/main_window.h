@@ -47,6 +47,14 @@ class MainWindow : public QMainWindow {
     // The depth buffers without a schema are grouped at (--group-depth; 0: chosen by itself).
     void setGroupDepth(std::size_t depth) { m_groupDepth = depth; }
     std::size_t groupDepth() const { return m_groupDepth; }
+    // How the pair's differently named buffers pair (AnalyzeOptions::align, ::nameMap); the map
+    // is the open pair's and goes when another pair is opened. applyNamePairing re-runs the pair.
+    void setNameAlignment(dumpscope::AlignMode mode,
+                          std::shared_ptr<const dumpscope::NameMap> map) {
+        m_align = mode;
+        m_nameMap = std::move(map);
+    }
+    void applyNamePairing(dumpscope::AlignMode mode, dumpscope::NameMap map);
     void openPair(const RunPair& pair);
     // The pair read over the noise floor of `reruns` (reruns of run A's build): buffers within
     // it are within_floor, and the verdict is over the divergences beyond it. Reload keeps the
@@ -119,6 +127,7 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void setProgress(const SnapshotPtr& snapshot);
     void editAnalysisSettings();
+    void editNamePairing();
     void refreshFromWatch();
     void updateWatchIndicator();
 
@@ -147,6 +156,8 @@ class MainWindow : public QMainWindow {
     std::size_t m_groupDepth = 0;
     // The groups opened alone into their children (AnalyzeOptions::openedGroups), for this pair.
     std::set<std::string> m_openedGroups;
+    dumpscope::AlignMode m_align = dumpscope::AlignMode::names;
+    std::shared_ptr<const dumpscope::NameMap> m_nameMap;
     QStringList m_floorRuns; // the open pair's noise floor, absolute; empty: bitwise
     std::unique_ptr<QTemporaryDir> m_demoDir;
     RunWatcher* m_watcher = nullptr;

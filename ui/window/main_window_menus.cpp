@@ -3,6 +3,7 @@
 // (main_window.cpp).
 #include "window/main_window.h"
 
+#include "dialogs/name_pairing_dialog.h"
 #include "dialogs/open_floor_dialog.h"
 #include "panels/buffer_panel.h"
 #include "state/settings.h"
@@ -76,6 +77,8 @@ void MainWindow::createActions() {
     m_settingsAction =
         analysis->addAction(tr("Analysis &Settings…"), this, &MainWindow::editAnalysisSettings);
     m_settingsAction->setObjectName(QStringLiteral("analysisSettingsAction"));
+    analysis->addAction(tr("Name &Pairing…"), this, &MainWindow::editNamePairing)
+        ->setObjectName(QStringLiteral("namePairingAction"));
     BufferPanel* buffers = m_triage->bufferPanel();
     buffers->setTypedShapeLookup(
         [this](const QString& name) { return m_settings->bufferShape(name); });
@@ -222,4 +225,25 @@ void MainWindow::openFloorDialog() {
     }
     if (dialog.exec() == QDialog::Accepted)
         openPairWithFloor({dialog.base(), dialog.candidate()}, dialog.reruns());
+}
+
+// The pairing of the open pair's differently named buffers, to look at and fix: Re-run takes
+// the fixes and the mode, and compares the pair again with them.
+void MainWindow::editNamePairing() {
+    const SnapshotPtr& snapshot = m_triage->snapshot();
+    auto* dialog = new NamePairingDialog(
+        snapshot && snapshot->analysis ? snapshot->analysis->alignment : nullptr, m_align, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        applyNamePairing(dialog->alignMode(),
+                         dialog->nameMap(m_nameMap ? *m_nameMap : dumpscope::NameMap{}));
+    });
+    dialog->open();
+}
+
+void MainWindow::applyNamePairing(dumpscope::AlignMode mode, dumpscope::NameMap map) {
+    m_align = mode;
+    m_nameMap =
+        map.rules.empty() ? nullptr : std::make_shared<const dumpscope::NameMap>(std::move(map));
+    reanalyse();
 }

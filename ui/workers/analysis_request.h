@@ -28,6 +28,8 @@ struct AnalysisRequest {
     std::string layout;                 // AnalyzeOptions::layout
     std::size_t groupDepth = 0;         // AnalyzeOptions::groupDepth; 0: chosen by the plan
     std::set<std::string> openedGroups; // AnalyzeOptions::openedGroups
+    dumpscope::AlignMode align = dumpscope::AlignMode::names; // AnalyzeOptions::align
+    std::shared_ptr<const dumpscope::NameMap> nameMap;        // AnalyzeOptions::nameMap
 
     dumpscope::AnalyzeOptions analyzeOptions() const {
         dumpscope::AnalyzeOptions options;
@@ -39,6 +41,8 @@ struct AnalysisRequest {
         options.layout = layout;
         options.groupDepth = groupDepth;
         options.openedGroups = openedGroups;
+        options.align = align;
+        options.nameMap = nameMap;
         return options;
     }
 
@@ -46,6 +50,6 @@ struct AnalysisRequest {
         return x.runA == y.runA && x.runB == y.runB && x.schema == y.schema &&
                x.settings == y.settings && x.shapes == y.shapes && x.floorRuns == y.floorRuns &&
                x.layout == y.layout && x.groupDepth == y.groupDepth &&
-               x.openedGroups == y.openedGroups;
+               x.openedGroups == y.openedGroups && x.align == y.align && x.nameMap == y.nameMap;
     }
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/buffer_source.h"
+#include "dumpscope/name_alignment.h"
 #include "dumpscope/result.h"
 #include "dumpscope/schema.h"
 
@@ -40,6 +41,11 @@ struct AnalyzeOptions {
     // grouped one dotted component deeper, and again while that group is opened too ("layers.5"
     // at depth 2: "layers.5.mlp", "layers.5.attn", …), every other group staying as cut.
     std::set<std::string> openedGroups;
+    // How buffers whose names differ between the runs are paired (name_alignment.h): run A's
+    // names rewritten by `nameMap` (null: none), then, with AlignMode::automatic, what is left
+    // by production order, type and shape. Analysis::alignment says what was paired.
+    AlignMode align = AlignMode::names;
+    std::shared_ptr<const NameMap> nameMap;
 };
 
 // Whether the group `inner` lies within the group `outer` of a module tree (or is it):

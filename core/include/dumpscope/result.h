@@ -58,7 +58,8 @@ struct BufferResult;
 // fingerprint and has no element data, so statistics and element views do not exist for it.
 bool hasElementData(const BufferResult& b);
 
-struct NoiseFloor; // noise_floor.h
+struct NoiseFloor;    // noise_floor.h
+struct NameAlignment; // name_alignment.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
@@ -283,6 +284,9 @@ struct Analysis {
     // The noise floor the pair was read over (applyNoiseFloor), or null: within_floor buffers
     // are judged against it.
     std::shared_ptr<const NoiseFloor> noiseFloor;
+    // The pairs made between differently named buffers and the names left unpaired; null when
+    // buffers paired by name alone. A paired buffer is reported as "A name → B name".
+    std::shared_ptr<const NameAlignment> alignment;
 };
 
 // Whether a buffer of this status counts as a divergence for the verdict and the matrix:

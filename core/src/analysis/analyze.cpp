@@ -7,6 +7,7 @@
 #include "io/fingerprint_log.h"
 #include "io/refused_files.h"
 
+#include "analysis/align_runs.h"
 #include "analysis/dump_gaps.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
@@ -121,7 +122,7 @@ std::shared_ptr<const Schema> extendSchema(
     std::shared_ptr<const Schema> base, const ByStep& byStep,
     const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& byFile,
     const std::unordered_map<std::string_view, const BufferSpec*>& byName,
-    const detail::NameGrouping& grouping) {
+    const detail::NameGrouping& grouping, const NameAlignment* alignment) {
     std::shared_ptr<Schema> extended;
     std::set<std::string> seen;
     for (const auto& [step, files] : byStep) {
@@ -149,7 +150,10 @@ std::shared_ptr<const Schema> extendSchema(
                 g = extended->groups.end() - 1;
             }
             // A type of no arithmetic of ours is compared as its bytes; a refused file has none.
-            g->buffers.push_back({f.rest, f.rest, f.dtype.value_or(DType::u8), {}});
+            g->buffers.push_back({alignment ? alignment->shownName(f.rest) : f.rest,
+                                  f.rest,
+                                  f.dtype.value_or(DType::u8),
+                                  {}});
         }
     }
     return extended ? std::shared_ptr<const Schema>(std::move(extended)) : base;
@@ -181,6 +185,11 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     if (scanA.error.empty() && scanB.error.empty() && fs::equivalent(runA, runB, ec))
         an.warnings.push_back("run A and run B are the same directory (" + runA.string() +
                               "): every buffer compares equal to itself");
+    if (an.errorA.empty() && an.errorB.empty()) {
+        auto aligned = detail::alignRuns(scanA, scanB, options.align, options.nameMap.get());
+        an.alignment = std::move(aligned.alignment);
+        an.errorB = std::move(aligned.error);
+    }
     if (an.errorA.empty() && an.errorB.empty()) an.errorB = detail::otherModelError(scanA, scanB);
     if (!an.errorA.empty() || !an.errorB.empty()) return p;
     an.ranked = scanA.ranked || scanB.ranked;
@@ -226,7 +235,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     const detail::NameGrouping grouping(undescribed, options.groupDepth, options.openedGroups);
     if (!undescribed.empty()) an.groupDepth = grouping.depth();
     an.openedGroups = grouping.opened();
-    if (auto extended = extendSchema(an.schema, byStep, byFile, byName, grouping);
+    if (auto extended =
+            extendSchema(an.schema, byStep, byFile, byName, grouping, an.alignment.get());
         extended != an.schema) {
         an.schema = std::move(extended);
         index(*an.schema);
@@ -296,6 +306,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                         *at = std::make_shared<const TensorLocation>(
                             detail::splitElements(**at, parts));
                 auto wanted = options.shapes.find(name);
+                // A buffer paired under another name is typed a shape by run A's name.
+                if (wanted == options.shapes.end() && an.alignment && name != f.rest)
+                    wanted = options.shapes.find(f.rest);
                 if (f.described && wanted == options.shapes.end()) {
                     // Against a fingerprint the whole shape is compared, one dimension too.
                     if (f.shape.size() >= 2 || parts > 1 || r.loggedA || r.loggedB)
@@ -360,7 +373,8 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                     std::move(error), parts, untyped && dtype == DType::u8);
             }
             for (const auto& [rest, pair] : others) {
-                add(kOtherGroup, *rest, DType::u8, DType::u8, *pair, {});
+                add(kOtherGroup, an.alignment ? an.alignment->shownName(*rest) : *rest, DType::u8,
+                    DType::u8, *pair, {});
                 if (an.buffers.back().status != Status::error)
                     an.unclassified.push_back(an.buffers.back().fileName);
             }

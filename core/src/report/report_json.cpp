@@ -12,6 +12,7 @@
 #include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
 
+#include "report/alignment_json.h"
 #include "report/floor_json.h"
 #include "report/report_text.h"
 
@@ -371,6 +372,7 @@ std::string reportJson(const Analysis& analysis) {
         {"warnings", strings(analysis.warnings)},
         {"run_errors", {{"a", nullIfEmpty(analysis.errorA)}, {"b", nullIfEmpty(analysis.errorB)}}},
         {"noise_floor", report::pairNoiseFloor(analysis)},
+        {"alignment", report::pairAlignment(analysis)},
     };
     addRootSources(doc["root_cause"], analysis);
     // Every string is valid UTF-8 by now; dump()'s strict mode would throw if one were not,
