@@ -54,10 +54,14 @@ PlannedReads plannedReads(const std::string& runA, const std::string& runB,
             present[side] = file.has_value();
             if (file)
                 size[side] =
-                    source.location ? source.location->count * dtypeSize(b.dtype) : file->size;
+                    source.location
+                        ? source.location->count *
+                              dtypeSize(b.precision ? b.precision->typeOf(side == 0) : b.dtype)
+                        : file->size;
         }
         planned.bytes.push_back(size[0] + size[1]);
-        if (present[0] && present[1] && size[0] != size[1])
+        // Across precisions the bytes differ by design: the elements are what must agree.
+        if (present[0] && present[1] && size[0] != size[1] && !b.precision)
             planned.lengthNotes.push_back(lengthMismatchNote(b.fileName, size[0], size[1]));
     }
     return planned;

@@ -199,6 +199,26 @@ void writeOwnVerdict(const Analysis& an, std::ostream& out, bool color,
         out << "  " << paint("note:", Paint::yellow, color) << " " << shown(line) << "\n";
 }
 
+// A pair across precisions: both types, and the narrow type's rounding as its verdict.
+std::string precisionLine(const BufferResult& b) {
+    const CrossPrecision& p = *b.precision;
+    const std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
+                             shown(b.name) + " [" + std::string(dtypeName(p.typeOf(true))) +
+                             " in A, " + std::string(dtypeName(p.typeOf(false))) + " in B] ";
+    const std::string of = " (" + std::to_string(b.stats.nA) + " elements)";
+    if (b.status == Status::equal) return head + "WITHIN ROUNDING: " + precisionText(p) + of;
+    std::string line = head +
+                       (b.status == Status::within_tolerance ? "WITHIN TOLERANCE (" : "DIVERGE (") +
+                       std::string(kindName(b.kind)) + ") " + precisionText(p) + of;
+    if (p.firstBeyond) {
+        const std::uint64_t a = p.narrowInA ? p.firstBeyondNarrowBits : p.firstBeyondWideBits;
+        const std::uint64_t bb = p.narrowInA ? p.firstBeyondWideBits : p.firstBeyondNarrowBits;
+        line += "; at index " + std::to_string(*p.firstBeyond) +
+                ": A=" + formatValue(p.typeOf(true), a) + " B=" + formatValue(p.typeOf(false), bb);
+    }
+    return line;
+}
+
 // More schema groups than fit a screen: the culprit table lists the ones that diverge or could
 // not be judged, and counts the others.
 constexpr std::size_t kCulpritRowsShown = 12;
@@ -209,6 +229,7 @@ std::string bufferLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
+    if (b.precision && !b.pending && !isError(b.status)) return precisionLine(b);
     // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
     if (!hasElementData(b) && b.status == Status::equal)
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, by fingerprint)";
@@ -360,6 +381,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                       std::to_string(static_cast<int>(kFloorMargin)) +
                       "× the reruns', kind no more severe): not counted in the verdict.")
             << "\n";
+    if (const std::string precision = precisionVerdict(an); !precision.empty())
+        out << "\n" << yellow(shown(precision)) << "\n";
     if (tolerated)
         out << "\n"
             << yellow(std::to_string(tolerated) +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/chunked_vector.h"
+#include "dumpscope/cross_precision.h"
 #include "dumpscope/dtype.h"
 #include "dumpscope/kind.h"
 #include "dumpscope/logged_fingerprint.h"
@@ -56,6 +57,8 @@ inline bool isOneSided(Status s) {
 struct BufferResult;
 // A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
 // fingerprint and has no element data, so statistics and element views do not exist for it.
+// Nor do element views for a pair across precisions (BufferResult::precision): they read both
+// sides as one element type, which would misread the narrow side.
 bool hasElementData(const BufferResult& b);
 
 struct NoiseFloor; // noise_floor.h
@@ -104,6 +107,10 @@ struct BufferResult {
     // schema type): compared as its bytes (dtype u8, a last dimension of the element's bytes),
     // and a difference is of kind bitwise.
     bool bitwiseOnly = false;
+    // Set when the runs hold it at different float precisions: `dtype` is then the wide type,
+    // `stats` are over the narrow side widened exactly, and the status is judged by the narrow
+    // type's rounding (cross_precision.h): equal when every wide value rounds to its narrow one.
+    std::optional<CrossPrecision> precision;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

@@ -9,6 +9,7 @@
 
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
+#include "compare/compare_widened.h"
 
 #include <algorithm>
 #include <atomic>
@@ -51,6 +52,23 @@ std::string elementIdentity(const DumpFile& f) {
     return f.dtype ? std::string(dtypeName(*f.dtype)) : "bytes of " + f.typeName;
 }
 
+// The two float precisions of a pair both of whose files describe it, one widening exactly into
+// the other (precisionPair); none for a pair of one type, or of types that are not one tensor.
+std::optional<CrossPrecision> acrossPrecisions(const FilePair& pair) {
+    if (!pair.first || !pair.second || !pair.first->described || !pair.second->described ||
+        !pair.first->dtype || !pair.second->dtype ||
+        detail::complexPartType(pair.first->typeName) ||
+        detail::complexPartType(pair.second->typeName))
+        return std::nullopt;
+    const auto types = precisionPair(*pair.first->dtype, *pair.second->dtype);
+    if (!types) return std::nullopt;
+    CrossPrecision p;
+    p.narrow = types->first;
+    p.wide = types->second;
+    p.narrowInA = types->first == *pair.first->dtype;
+    return p;
+}
+
 std::string shapeText(const std::vector<std::uint64_t>& shape) {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -68,9 +86,14 @@ std::string identityProblem(const Analysis& an, const FilePair& pair, const std:
     const DumpFile &a = *pair.first, &b = *pair.second;
     const auto where = an.runB.string() + "/" + b.fileName + ": tensor \"" + name + "\" ";
     if (a.described && b.described) {
-        if (elementIdentity(a) != elementIdentity(b))
-            return where + "is " + b.typeName + " in run B but " + a.typeName +
-                   " in run A; not compared";
+        // Across precisions only the same shape is one tensor: no element lines up otherwise.
+        const bool widens = acrossPrecisions(pair).has_value();
+        if (elementIdentity(a) != elementIdentity(b) && (!widens || a.shape != b.shape))
+            return where + "is " + b.typeName + " in run B but " + a.typeName + " in run A" +
+                   (widens ? ", and has shape " + shapeText(b.shape) + " in run B but " +
+                                 shapeText(a.shape) + " in run A"
+                           : std::string()) +
+                   "; not compared";
         if (a.shape != b.shape && a.location->count == b.location->count)
             return where + "has shape " + shapeText(b.shape) + " in run B but " +
                    shapeText(a.shape) + " in run A; not compared";
@@ -315,6 +338,9 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 if (r.error.empty() && !r.loggedA && !r.loggedB)
                     r.error = identityProblem(an, pair, name, rawType);
                 if (!r.error.empty()) r.status = Status::error;
+                if (r.error.empty() && !r.loggedA && !r.loggedB)
+                    r.precision = acrossPrecisions(pair);
+                if (r.precision) r.dtype = r.precision->wide;
                 an.buffers.push_back(std::move(r));
             };
             std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
@@ -405,8 +431,10 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             }
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
             const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
-            BufferResult r = options.cache ? options.cache->compare(a, b, slot.dtype, compare)
-                                           : compareSources(a, b, slot.dtype, compare);
+            // A pair across precisions is read as two types, which the cache does not key.
+            BufferResult r = slot.precision ? detail::compareWidened(a, b, *slot.precision, compare)
+                             : options.cache ? options.cache->compare(a, b, slot.dtype, compare)
+                                             : compareSources(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;

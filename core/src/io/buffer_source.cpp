@@ -23,7 +23,7 @@ std::string BufferSource::displayName() const {
 }
 
 bool hasElementData(const BufferResult& b) {
-    return !b.loggedA && !b.loggedB;
+    return !b.loggedA && !b.loggedB && !b.precision;
 }
 
 std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {
