@@ -221,6 +221,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "(repeatable; "
                    "'*' takes the rest; names from the schema's dims)")
         ->option_text("NAME=DIMS");
+    std::vector<std::string> shardArgs;
+    app.add_option("--shard", shardArgs,
+                   "buffers whose whole name matches NAME_REGEX are split along AXIS across the "
+                   "ranks: compare the joined shards, e.g. --shard 'layers\\.\\d+\\.mlp\\.w:1' "
+                   "(repeatable)")
+        ->option_text("NAME_REGEX:AXIS");
     auto* demoOption =
         app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
             ->option_text("DIR");
@@ -339,6 +345,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (compat) return runReferenceCompat(runA, runB, out, err);
 
     options.verdictTolerance = verdictTolerance;
+    for (const auto& arg : shardArgs) {
+        std::string why;
+        const auto rule = parseShardRule(arg, why);
+        if (!rule) {
+            err << "error: --shard " << shown(why) << "\n";
+            return 2;
+        }
+        options.shards.push_back(*rule);
+    }
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');
         auto dims = eq == std::string::npos ? std::vector<std::string>{}

@@ -3,6 +3,7 @@
 #include "cli_terminal.h"
 #include "dumpscope/noise_floor.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/shards.h"
 #include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 
@@ -225,15 +226,18 @@ constexpr std::size_t kCulpritRowsShown = 12;
 
 } // namespace
 
-std::string bufferLine(const BufferResult& b) {
+namespace {
+
+std::string statusLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
     if (b.precision && !b.pending && !isError(b.status)) return precisionLine(b);
     // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
-    if (!hasElementData(b) && b.status == Status::equal)
+    const bool byFingerprint = b.loggedA || b.loggedB;
+    if (byFingerprint && b.status == Status::equal)
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, by fingerprint)";
-    if (!hasElementData(b) && b.status == Status::diverge)
+    if (byFingerprint && b.status == Status::diverge)
         return head + "DIVERGE (" + std::string(kindName(b.kind)) +
                ") fingerprints differ; no element data without full tensors";
     switch (b.status) {
@@ -263,6 +267,14 @@ std::string bufferLine(const BufferResult& b) {
         break;
     }
     return head + "missing";
+}
+
+} // namespace
+
+std::string bufferLine(const BufferResult& b) {
+    const std::string line = statusLine(b);
+    if (!b.shards || b.pending || isError(b.status)) return line;
+    return line + " (" + shown(shardText(*b.shards, b.stats.firstDiff)) + ")";
 }
 
 void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {

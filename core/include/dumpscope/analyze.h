@@ -3,6 +3,7 @@
 #include "dumpscope/buffer_source.h"
 #include "dumpscope/result.h"
 #include "dumpscope/schema.h"
+#include "dumpscope/shards.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -40,6 +41,8 @@ struct AnalyzeOptions {
     // grouped one dotted component deeper, and again while that group is opened too ("layers.5"
     // at depth 2: "layers.5.mlp", "layers.5.attn", …), every other group staying as cut.
     std::set<std::string> openedGroups;
+    // Buffers held as shards across ranks (--shard): compared as whole tensors (shards.h).
+    std::vector<ShardRule> shards;
 };
 
 // Whether the group `inner` lies within the group `outer` of a module tree (or is it):

@@ -57,11 +57,12 @@ inline bool isOneSided(Status s) {
 struct BufferResult;
 // A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
 // fingerprint and has no element data, so statistics and element views do not exist for it.
-// Nor do element views for a pair across precisions (BufferResult::precision): they read both
-// sides as one element type, which would misread the narrow side.
+// Nor do element views for a pair across precisions (BufferResult::precision) or of joined
+// shards (BufferResult::shards): they read each side as one type from one file.
 bool hasElementData(const BufferResult& b);
 
-struct NoiseFloor; // noise_floor.h
+struct NoiseFloor;  // noise_floor.h
+struct ShardedPair; // shards.h
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
@@ -111,6 +112,9 @@ struct BufferResult {
     // `stats` are over the narrow side widened exactly, and the status is judged by the narrow
     // type's rounding (cross_precision.h): equal when every wide value rounds to its narrow one.
     std::optional<CrossPrecision> precision;
+    // Set when a run holds it as shards on several ranks (--shard): the whole tensors are
+    // compared, each side's pieces joined along the axis; `rank` is the lowest of both runs'.
+    std::shared_ptr<const ShardedPair> shards;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

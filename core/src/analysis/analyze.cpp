@@ -9,6 +9,8 @@
 
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
+#include "analysis/shards.h"
+#include "compare/compare_sharded.h"
 #include "compare/compare_widened.h"
 
 #include <algorithm>
@@ -205,6 +207,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     an.ranked = scanA.ranked || scanB.ranked;
     detail::spreadRefusals(scanA, scanB);
     detail::spreadRefusals(scanB, scanA);
+    const detail::ShardedPairs shards = detail::joinShards(scanA, scanB, options.shards);
 
     // Every (step, rank, name) in either run, in step order.
     ByStep byStep;
@@ -341,6 +344,15 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 if (r.error.empty() && !r.loggedA && !r.loggedB)
                     r.precision = acrossPrecisions(pair);
                 if (r.precision) r.dtype = r.precision->wide;
+                if (const auto s = shards.find({step, f.rest}); s != shards.end()) {
+                    r.shards = s->second;
+                    if (r.precision) { // one rule at a time: shards are joined at one type
+                        r.error = an.runB.string() + "/" + f.fileName + ": tensor \"" + name +
+                                  "\" is held as shards and at two precisions; not compared";
+                        r.status = Status::error;
+                        r.precision.reset();
+                    }
+                }
                 an.buffers.push_back(std::move(r));
             };
             std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
@@ -432,9 +444,12 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
             const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
             // A pair across precisions is read as two types, which the cache does not key.
-            BufferResult r = slot.precision ? detail::compareWidened(a, b, *slot.precision, compare)
-                             : options.cache ? options.cache->compare(a, b, slot.dtype, compare)
-                                             : compareSources(a, b, slot.dtype, compare);
+            BufferResult r =
+                slot.shards
+                    ? detail::compareSharded(an.runA, an.runB, *slot.shards, slot.dtype, compare)
+                : slot.precision ? detail::compareWidened(a, b, *slot.precision, compare)
+                : options.cache  ? options.cache->compare(a, b, slot.dtype, compare)
+                                 : compareSources(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;
@@ -449,6 +464,7 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.rank = slot.rank;
             r.dumpOrder = slot.dumpOrder;
             r.bitwiseOnly = slot.bitwiseOnly;
+            if (!r.shards) r.shards = std::move(slot.shards);
             if (r.bitwiseOnly && (r.kind == Kind::discrete || r.kind == Kind::permuted))
                 r.kind = Kind::bitwise; // the bytes of one element are not values of their own
             r.orderSource = slot.orderSource;

@@ -23,7 +23,7 @@ std::string BufferSource::displayName() const {
 }
 
 bool hasElementData(const BufferResult& b) {
-    return !b.loggedA && !b.loggedB && !b.precision;
+    return !b.loggedA && !b.loggedB && !b.precision && !b.shards;
 }
 
 std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {
