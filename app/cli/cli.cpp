@@ -56,12 +56,12 @@ PlannedReads plannedReads(const std::string& runA, const std::string& runB,
                 size[side] =
                     source.location
                         ? source.location->count *
-                              dtypeSize(b.precision ? b.precision->typeOf(side == 0) : b.dtype)
+                              dtypeSize(b.precision() ? b.precision()->typeOf(side == 0) : b.dtype)
                         : file->size;
         }
         planned.bytes.push_back(size[0] + size[1]);
         // Across precisions the bytes differ by design: the elements are what must agree.
-        if (present[0] && present[1] && size[0] != size[1] && !b.precision)
+        if (present[0] && present[1] && size[0] != size[1] && !b.precision())
             planned.lengthNotes.push_back(lengthMismatchNote(b.fileName, size[0], size[1]));
     }
     return planned;
@@ -133,6 +133,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "  dumpscope-cli torch/a torch/b --group-depth 3   group layers.0.mlp.* as layers.0.mlp\n"
         "  dumpscope-cli runs/a runs/b --layout 'rank{rank}/iter_{step}/{name}.pt'   another "
         "layout\n"
+        "  dumpscope-cli runs/tp2 runs/tp1 --shard 'mlp\\.w:1'   join each rank's shard of mlp.w "
+        "along axis 1\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
         "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
         "  dumpscope-cli --version\n"

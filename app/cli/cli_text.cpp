@@ -202,7 +202,7 @@ void writeOwnVerdict(const Analysis& an, std::ostream& out, bool color,
 
 // A pair across precisions: both types, and the narrow type's rounding as its verdict.
 std::string precisionLine(const BufferResult& b) {
-    const CrossPrecision& p = *b.precision;
+    const CrossPrecision& p = *b.precision();
     const std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                              shown(b.name) + " [" + std::string(dtypeName(p.typeOf(true))) +
                              " in A, " + std::string(dtypeName(p.typeOf(false))) + " in B] ";
@@ -232,7 +232,7 @@ std::string statusLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
-    if (b.precision && !b.pending && !isError(b.status)) return precisionLine(b);
+    if (b.precision() && !b.pending && !isError(b.status)) return precisionLine(b);
     // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
     const bool byFingerprint = b.loggedA || b.loggedB;
     if (byFingerprint && b.status == Status::equal)
@@ -273,8 +273,8 @@ std::string statusLine(const BufferResult& b) {
 
 std::string bufferLine(const BufferResult& b) {
     const std::string line = statusLine(b);
-    if (!b.shards || b.pending || isError(b.status)) return line;
-    return line + " (" + shown(shardText(*b.shards, b.stats.firstDiff)) + ")";
+    if (!b.shards() || b.pending || isError(b.status)) return line;
+    return line + " (" + shown(shardText(*b.shards(), b.stats.firstDiff)) + ")";
 }
 
 void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {

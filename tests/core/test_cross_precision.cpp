@@ -175,12 +175,12 @@ TEST(CrossPrecision, AnalyzeStreamsAnF16RunAgainstItsF32TwinOverChunkEdges) {
     const Analysis in = analyze(dir / "within" / "a", dir / "within" / "b");
     ASSERT_EQ(in.buffers.size(), 1u);
     const BufferResult& w = in.buffers[0];
-    ASSERT_TRUE(w.precision) << w.error;
+    ASSERT_TRUE(w.precision()) << w.error;
     EXPECT_EQ(w.status, Status::equal);
     EXPECT_EQ(w.dtype, DType::f32);
-    EXPECT_EQ(w.precision->narrow, DType::f16);
-    EXPECT_TRUE(w.precision->narrowInA);
-    EXPECT_DOUBLE_EQ(w.precision->maxUlps, 0.25);
+    EXPECT_EQ(w.precision()->narrow, DType::f16);
+    EXPECT_TRUE(w.precision()->narrowInA);
+    EXPECT_DOUBLE_EQ(w.precision()->maxUlps, 0.25);
     EXPECT_EQ(w.stats.nDiff, n); // every element differs as an f32
     EXPECT_EQ(in.verdict.exitCode, 0);
     EXPECT_EQ(precisionVerdict(in), "across precisions (f16 in run A, f32 in run B): all 1 "
@@ -188,14 +188,14 @@ TEST(CrossPrecision, AnalyzeStreamsAnF16RunAgainstItsF32TwinOverChunkEdges) {
 
     const Analysis out = analyze(dir / "beyond" / "a", dir / "beyond" / "b");
     const BufferResult& b = out.buffers[0];
-    ASSERT_TRUE(b.precision) << b.error;
+    ASSERT_TRUE(b.precision()) << b.error;
     EXPECT_EQ(b.status, Status::diverge);
     EXPECT_EQ(b.kind, Kind::numeric);
-    EXPECT_EQ(b.precision->nBeyond, 1u);
-    EXPECT_EQ(b.precision->firstBeyond, far);
-    EXPECT_EQ(b.precision->maxUlpsIndex, far);
-    EXPECT_DOUBLE_EQ(b.precision->maxUlps, 3);
-    EXPECT_EQ(b.precision->firstBeyondNarrowBits, narrow[far]);
+    EXPECT_EQ(b.precision()->nBeyond, 1u);
+    EXPECT_EQ(b.precision()->firstBeyond, far);
+    EXPECT_EQ(b.precision()->maxUlpsIndex, far);
+    EXPECT_DOUBLE_EQ(b.precision()->maxUlps, 3);
+    EXPECT_EQ(b.precision()->firstBeyondNarrowBits, narrow[far]);
     EXPECT_EQ(out.verdict.exitCode, 1);
     EXPECT_EQ(out.verdict.firstDivergentStep, 1u);
 }

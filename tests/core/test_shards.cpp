@@ -92,7 +92,7 @@ TEST(Shards, UnevenShardsAlongColumnsAreJoinedAndTheFirstDifferenceNamesItsRank)
     ASSERT_EQ(equal.buffers.size(), 1u);
     EXPECT_EQ(equal.buffers[0].status, Status::equal) << equal.buffers[0].error;
     EXPECT_EQ(equal.buffers[0].stats.nA, 18u);
-    ASSERT_TRUE(equal.buffers[0].shards);
+    ASSERT_TRUE(equal.buffers[0].shards());
 
     right[1 * 2 + 1] += 1; // (1, 1) of rank 1's shard: (1, 5) of the whole, index 11
     writeMatrix(dir / "a" / "rank1" / "step_1_w.npy", 3, 2, right);
@@ -102,10 +102,10 @@ TEST(Shards, UnevenShardsAlongColumnsAreJoinedAndTheFirstDifferenceNamesItsRank)
     EXPECT_EQ(b.status, Status::diverge) << b.error;
     EXPECT_EQ(b.stats.nDiff, 1u);
     EXPECT_EQ(b.stats.firstDiff, 11u);
-    ASSERT_TRUE(b.shards);
-    EXPECT_EQ(b.shards->firstDiffRankA, 1u);
-    EXPECT_EQ(b.shards->firstDiffRankB, 0u);
-    EXPECT_EQ(shardText(*b.shards, b.stats.firstDiff),
+    ASSERT_TRUE(b.shards());
+    EXPECT_EQ(b.shards()->firstDiffRankA, 1u);
+    EXPECT_EQ(b.shards()->firstDiffRankB, 0u);
+    EXPECT_EQ(shardText(*b.shards(), b.stats.firstDiff),
               "ranks 0, 1 in A, rank 0 in B, joined along axis 1; the first difference, index "
               "11 of the whole tensor, is on rank 1 in A, rank 0 in B");
 
@@ -133,8 +133,8 @@ TEST(Shards, ThreeShardsAgainstTwoAlongRows) {
     EXPECT_EQ(b.status, Status::diverge) << b.error;
     EXPECT_EQ(b.stats.firstDiff, 23u);
     EXPECT_EQ(b.shape, (std::vector<std::uint64_t>{6, 4}));
-    EXPECT_EQ(b.shards->firstDiffRankA, 2u);
-    EXPECT_EQ(b.shards->firstDiffRankB, 1u);
+    EXPECT_EQ(b.shards()->firstDiffRankA, 2u);
+    EXPECT_EQ(b.shards()->firstDiffRankB, 1u);
 }
 
 TEST(Shards, PiecesThatAreNotOneTensorAreTheBuffersError) {

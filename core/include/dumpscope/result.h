@@ -64,6 +64,12 @@ bool hasElementData(const BufferResult& b);
 struct NoiseFloor;  // noise_floor.h
 struct ShardedPair; // shards.h
 
+// See BufferResult::reading.
+struct PairReading {
+    std::optional<CrossPrecision> precision;
+    std::shared_ptr<const ShardedPair> shards;
+};
+
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
 // Where a buffer's place in production order (BufferResult::dumpOrder) comes from, best first:
@@ -108,13 +114,17 @@ struct BufferResult {
     // schema type): compared as its bytes (dtype u8, a last dimension of the element's bytes),
     // and a difference is of kind bitwise.
     bool bitwiseOnly = false;
+    // How the pair is read when the runs do not hold it as one file of one type each (null for
+    // the others): its precisions and its shards, behind one pointer so that every pair's
+    // bookkeeping stays small.
+    std::shared_ptr<const PairReading> reading;
     // Set when the runs hold it at different float precisions: `dtype` is then the wide type,
     // `stats` are over the narrow side widened exactly, and the status is judged by the narrow
     // type's rounding (cross_precision.h): equal when every wide value rounds to its narrow one.
-    std::optional<CrossPrecision> precision;
+    const CrossPrecision* precision() const;
     // Set when a run holds it as shards on several ranks (--shard): the whole tensors are
     // compared, each side's pieces joined along the axis; `rank` is the lowest of both runs'.
-    std::shared_ptr<const ShardedPair> shards;
+    const ShardedPair* shards() const;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

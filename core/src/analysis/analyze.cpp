@@ -341,18 +341,21 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 if (r.error.empty() && !r.loggedA && !r.loggedB)
                     r.error = identityProblem(an, pair, name, rawType);
                 if (!r.error.empty()) r.status = Status::error;
+                PairReading reading;
                 if (r.error.empty() && !r.loggedA && !r.loggedB)
-                    r.precision = acrossPrecisions(pair);
-                if (r.precision) r.dtype = r.precision->wide;
+                    reading.precision = acrossPrecisions(pair);
+                if (reading.precision) r.dtype = reading.precision->wide;
                 if (const auto s = shards.find({step, f.rest}); s != shards.end()) {
-                    r.shards = s->second;
-                    if (r.precision) { // one rule at a time: shards are joined at one type
+                    reading.shards = s->second;
+                    if (reading.precision) { // one rule at a time: shards are joined at one type
                         r.error = an.runB.string() + "/" + f.fileName + ": tensor \"" + name +
                                   "\" is held as shards and at two precisions; not compared";
                         r.status = Status::error;
-                        r.precision.reset();
+                        reading.precision.reset();
                     }
                 }
+                if (reading.precision || reading.shards)
+                    r.reading = std::make_shared<const PairReading>(std::move(reading));
                 an.buffers.push_back(std::move(r));
             };
             std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
@@ -445,11 +448,11 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
             // A pair across precisions is read as two types, which the cache does not key.
             BufferResult r =
-                slot.shards
-                    ? detail::compareSharded(an.runA, an.runB, *slot.shards, slot.dtype, compare)
-                : slot.precision ? detail::compareWidened(a, b, *slot.precision, compare)
-                : options.cache  ? options.cache->compare(a, b, slot.dtype, compare)
-                                 : compareSources(a, b, slot.dtype, compare);
+                slot.shards()
+                    ? detail::compareSharded(an.runA, an.runB, *slot.shards(), slot.dtype, compare)
+                : slot.precision() ? detail::compareWidened(a, b, *slot.precision(), compare)
+                : options.cache    ? options.cache->compare(a, b, slot.dtype, compare)
+                                   : compareSources(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;
@@ -464,7 +467,7 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.rank = slot.rank;
             r.dumpOrder = slot.dumpOrder;
             r.bitwiseOnly = slot.bitwiseOnly;
-            if (!r.shards) r.shards = std::move(slot.shards);
+            if (!r.reading) r.reading = std::move(slot.reading);
             if (r.bitwiseOnly && (r.kind == Kind::discrete || r.kind == Kind::permuted))
                 r.kind = Kind::bitwise; // the bytes of one element are not values of their own
             r.orderSource = slot.orderSource;

@@ -10,9 +10,9 @@ std::string precisionVerdict(const Analysis& analysis) {
     const BufferResult* first = nullptr; // buffers are in step order
     std::set<std::string> pairs, narrow;
     for (const auto& b : analysis.buffers) {
-        if (!b.precision || b.pending || isError(b.status) || isOneSided(b.status)) continue;
+        if (!b.precision() || b.pending || isError(b.status) || isOneSided(b.status)) continue;
         ++compared;
-        const CrossPrecision& p = *b.precision;
+        const CrossPrecision& p = *b.precision();
         pairs.insert(std::string(dtypeName(p.typeOf(true))) + " in run A, " +
                      std::string(dtypeName(p.typeOf(false))) + " in run B");
         narrow.emplace(dtypeName(p.narrow));
@@ -31,7 +31,7 @@ std::string precisionVerdict(const Analysis& analysis) {
     return head + std::to_string(beyond) + " of " + std::to_string(compared) +
            " buffer(s) beyond " + rounding + "; the first at step " + std::to_string(first->step) +
            (first->rank ? ", rank " + std::to_string(*first->rank) : std::string()) + ": \"" +
-           first->name + "\" " + precisionText(*first->precision);
+           first->name + "\" " + precisionText(*first->precision());
 }
 
 } // namespace dumpscope

@@ -159,7 +159,10 @@ ShardedPairs joinShards(RunScan& a, RunScan& b, const std::vector<ShardRule>& ru
     for (const RunScan* scan : {&a, &b})
         for (const auto& [key, file] : scan->files)
             names.emplace(key.step, key.name);
-    for (const auto& [step, name] : names) {
+    for (const auto& key : names) {
+        // Named, not a structured binding: the lambda below captures them (clang 14).
+        const std::uint64_t step = key.first;
+        const std::string& name = key.second;
         const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ShardRule& r) {
             return std::regex_match(name, r.pattern);
         });

@@ -112,7 +112,7 @@ BufferResult compareWidened(const BufferSource& a, const BufferSource& b,
             return fail(Status::changed_while_reading, e);
 
     r.stats = acc.finish();
-    r.precision = p;
+    r.reading = std::make_shared<const PairReading>(PairReading{p, nullptr});
     if (nA != nB) {
         r.status = Status::length_mismatch;
         r.kind = Kind::length_mismatch;

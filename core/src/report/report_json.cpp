@@ -150,7 +150,7 @@ Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* f
     const auto& s = b.stats;
     // Compared by fingerprint: no element was read, so no count of differing ones, and no hash.
     // A pair across precisions was read element by element, though no view reads it as one type.
-    const bool elements = hasElementData(b) || b.precision || b.shards;
+    const bool elements = hasElementData(b) || b.precision() || b.shards();
     // A buffer read over a noise floor carries its magnitudes against the floor's, so a
     // within_floor buffer hides nothing.
     Json againstFloor = nullptr;
@@ -192,8 +192,8 @@ Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* f
             {"largest_diffs", diffs(b, s.largestDiffs)},
             {"histograms", histograms(s)},
             {"against_floor", againstFloor},
-            {"precision", b.precision && compared(b) ? precision(*b.precision) : Json(nullptr)},
-            {"shards", b.shards ? shards(*b.shards, b.stats.firstDiff) : Json(nullptr)}};
+            {"precision", b.precision() && compared(b) ? precision(*b.precision()) : Json(nullptr)},
+            {"shards", b.shards() ? shards(*b.shards(), b.stats.firstDiff) : Json(nullptr)}};
 }
 
 Json stepJson(const Analysis& analysis, const StepResult& step) {
