@@ -55,10 +55,14 @@ PlannedReads plannedReads(const std::string& runA, const std::string& runB,
             present[side] = file.has_value();
             if (file)
                 size[side] =
-                    source.location ? source.location->count * dtypeSize(b.dtype) : file->size;
+                    source.location
+                        ? source.location->count *
+                              dtypeSize(b.precision() ? b.precision()->typeOf(side == 0) : b.dtype)
+                        : file->size;
         }
         planned.bytes.push_back(size[0] + size[1]);
-        if (present[0] && present[1] && size[0] != size[1])
+        // Across precisions the bytes differ by design: the elements are what must agree.
+        if (present[0] && present[1] && size[0] != size[1] && !b.precision())
             planned.lengthNotes.push_back(lengthMismatchNote(b.fileName, size[0], size[1]));
     }
     return planned;
@@ -131,6 +135,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "  dumpscope-cli runs/a runs/b --layout 'rank{rank}/iter_{step}/{name}.pt'   another "
         "layout\n"
         "  dumpscope-cli torch/a torch/b --align auto --map renames.txt   pair renamed tensors\n"
+        "  dumpscope-cli runs/tp2 runs/tp1 --shard 'mlp\\.w:1'   join each rank's shard of mlp.w "
+        "along axis 1\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
         "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
         "  dumpscope-cli --version\n"
@@ -230,6 +236,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "(repeatable; "
                    "'*' takes the rest; names from the schema's dims)")
         ->option_text("NAME=DIMS");
+    std::vector<std::string> shardArgs;
+    app.add_option("--shard", shardArgs,
+                   "buffers whose whole name matches NAME_REGEX are split along AXIS across the "
+                   "ranks: compare the joined shards, e.g. --shard 'layers\\.\\d+\\.mlp\\.w:1' "
+                   "(repeatable)")
+        ->option_text("NAME_REGEX:AXIS");
     auto* demoOption =
         app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
             ->option_text("DIR");
@@ -366,6 +378,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
 
     options.verdictTolerance = verdictTolerance;
+    for (const auto& arg : shardArgs) {
+        std::string why;
+        const auto rule = parseShardRule(arg, why);
+        if (!rule) {
+            err << "error: --shard " << shown(why) << "\n";
+            return 2;
+        }
+        options.shards.push_back(*rule);
+    }
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');
         auto dims = eq == std::string::npos ? std::vector<std::string>{}

@@ -3,6 +3,7 @@
 #include "cli_terminal.h"
 #include "dumpscope/noise_floor.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/shards.h"
 #include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 
@@ -199,20 +200,44 @@ void writeOwnVerdict(const Analysis& an, std::ostream& out, bool color,
         out << "  " << paint("note:", Paint::yellow, color) << " " << shown(line) << "\n";
 }
 
+// A pair across precisions: both types, and the narrow type's rounding as its verdict.
+std::string precisionLine(const BufferResult& b) {
+    const CrossPrecision& p = *b.precision();
+    const std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
+                             shown(b.name) + " [" + std::string(dtypeName(p.typeOf(true))) +
+                             " in A, " + std::string(dtypeName(p.typeOf(false))) + " in B] ";
+    const std::string of = " (" + std::to_string(b.stats.nA) + " elements)";
+    if (b.status == Status::equal) return head + "WITHIN ROUNDING: " + precisionText(p) + of;
+    std::string line = head +
+                       (b.status == Status::within_tolerance ? "WITHIN TOLERANCE (" : "DIVERGE (") +
+                       std::string(kindName(b.kind)) + ") " + precisionText(p) + of;
+    if (p.firstBeyond) {
+        const std::uint64_t a = p.narrowInA ? p.firstBeyondNarrowBits : p.firstBeyondWideBits;
+        const std::uint64_t bb = p.narrowInA ? p.firstBeyondWideBits : p.firstBeyondNarrowBits;
+        line += "; at index " + std::to_string(*p.firstBeyond) +
+                ": A=" + formatValue(p.typeOf(true), a) + " B=" + formatValue(p.typeOf(false), bb);
+    }
+    return line;
+}
+
 // More schema groups than fit a screen: the culprit table lists the ones that diverge or could
 // not be judged, and counts the others.
 constexpr std::size_t kCulpritRowsShown = 12;
 
 } // namespace
 
-std::string bufferLine(const BufferResult& b) {
+namespace {
+
+std::string statusLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
+    if (b.precision() && !b.pending && !isError(b.status)) return precisionLine(b);
     // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
-    if (!hasElementData(b) && b.status == Status::equal)
+    const bool byFingerprint = b.loggedA || b.loggedB;
+    if (byFingerprint && b.status == Status::equal)
         return head + "EQUAL (" + std::to_string(s.nA) + " elements, by fingerprint)";
-    if (!hasElementData(b) && b.status == Status::diverge)
+    if (byFingerprint && b.status == Status::diverge)
         return head + "DIVERGE (" + std::string(kindName(b.kind)) +
                ") fingerprints differ; no element data without full tensors";
     switch (b.status) {
@@ -242,6 +267,14 @@ std::string bufferLine(const BufferResult& b) {
         break;
     }
     return head + "missing";
+}
+
+} // namespace
+
+std::string bufferLine(const BufferResult& b) {
+    const std::string line = statusLine(b);
+    if (!b.shards() || b.pending || isError(b.status)) return line;
+    return line + " (" + shown(shardText(*b.shards(), b.stats.firstDiff)) + ")";
 }
 
 void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool color) {
@@ -360,6 +393,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
                       std::to_string(static_cast<int>(kFloorMargin)) +
                       "× the reruns', kind no more severe): not counted in the verdict.")
             << "\n";
+    if (const std::string precision = precisionVerdict(an); !precision.empty())
+        out << "\n" << yellow(shown(precision)) << "\n";
     if (tolerated)
         out << "\n"
             << yellow(std::to_string(tolerated) +

@@ -34,6 +34,7 @@ const std::map<std::string, std::vector<std::string>>& optionsWithValues(const s
         {"--color", {"--color", "never"}},
         {"--align", {"--align", "auto"}},
         {"--map", {"--map", dir + "/map.txt"}},
+        {"--shard", {"--shard", "w:0"}},
     };
     return options;
 }

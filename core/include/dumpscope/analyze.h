@@ -4,6 +4,7 @@
 #include "dumpscope/name_alignment.h"
 #include "dumpscope/result.h"
 #include "dumpscope/schema.h"
+#include "dumpscope/shards.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -46,6 +47,8 @@ struct AnalyzeOptions {
     // by production order, type and shape. Analysis::alignment says what was paired.
     AlignMode align = AlignMode::names;
     std::shared_ptr<const NameMap> nameMap;
+    // Buffers held as shards across ranks (--shard): compared as whole tensors (shards.h).
+    std::vector<ShardRule> shards;
 };
 
 // Whether the group `inner` lies within the group `outer` of a module tree (or is it):

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/chunked_vector.h"
+#include "dumpscope/cross_precision.h"
 #include "dumpscope/dtype.h"
 #include "dumpscope/kind.h"
 #include "dumpscope/logged_fingerprint.h"
@@ -56,10 +57,19 @@ inline bool isOneSided(Status s) {
 struct BufferResult;
 // A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
 // fingerprint and has no element data, so statistics and element views do not exist for it.
+// Nor do element views for a pair across precisions (BufferResult::precision) or of joined
+// shards (BufferResult::shards): they read each side as one type from one file.
 bool hasElementData(const BufferResult& b);
 
 struct NoiseFloor;    // noise_floor.h
 struct NameAlignment; // name_alignment.h
+struct ShardedPair;   // shards.h
+
+// See BufferResult::reading.
+struct PairReading {
+    std::optional<CrossPrecision> precision;
+    std::shared_ptr<const ShardedPair> shards;
+};
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
 
@@ -105,6 +115,17 @@ struct BufferResult {
     // schema type): compared as its bytes (dtype u8, a last dimension of the element's bytes),
     // and a difference is of kind bitwise.
     bool bitwiseOnly = false;
+    // How the pair is read when the runs do not hold it as one file of one type each (null for
+    // the others): its precisions and its shards, behind one pointer so that every pair's
+    // bookkeeping stays small.
+    std::shared_ptr<const PairReading> reading;
+    // Set when the runs hold it at different float precisions: `dtype` is then the wide type,
+    // `stats` are over the narrow side widened exactly, and the status is judged by the narrow
+    // type's rounding (cross_precision.h): equal when every wide value rounds to its narrow one.
+    const CrossPrecision* precision() const;
+    // Set when a run holds it as shards on several ranks (--shard): the whole tensors are
+    // compared, each side's pieces joined along the axis; `rank` is the lowest of both runs'.
+    const ShardedPair* shards() const;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

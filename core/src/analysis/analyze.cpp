@@ -11,6 +11,9 @@
 #include "analysis/dump_gaps.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
+#include "analysis/shards.h"
+#include "compare/compare_sharded.h"
+#include "compare/compare_widened.h"
 
 #include <algorithm>
 #include <atomic>
@@ -53,6 +56,23 @@ std::string elementIdentity(const DumpFile& f) {
     return f.dtype ? std::string(dtypeName(*f.dtype)) : "bytes of " + f.typeName;
 }
 
+// The two float precisions of a pair both of whose files describe it, one widening exactly into
+// the other (precisionPair); none for a pair of one type, or of types that are not one tensor.
+std::optional<CrossPrecision> acrossPrecisions(const FilePair& pair) {
+    if (!pair.first || !pair.second || !pair.first->described || !pair.second->described ||
+        !pair.first->dtype || !pair.second->dtype ||
+        detail::complexPartType(pair.first->typeName) ||
+        detail::complexPartType(pair.second->typeName))
+        return std::nullopt;
+    const auto types = precisionPair(*pair.first->dtype, *pair.second->dtype);
+    if (!types) return std::nullopt;
+    CrossPrecision p;
+    p.narrow = types->first;
+    p.wide = types->second;
+    p.narrowInA = types->first == *pair.first->dtype;
+    return p;
+}
+
 std::string shapeText(const std::vector<std::uint64_t>& shape) {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -70,9 +90,14 @@ std::string identityProblem(const Analysis& an, const FilePair& pair, const std:
     const DumpFile &a = *pair.first, &b = *pair.second;
     const auto where = an.runB.string() + "/" + b.fileName + ": tensor \"" + name + "\" ";
     if (a.described && b.described) {
-        if (elementIdentity(a) != elementIdentity(b))
-            return where + "is " + b.typeName + " in run B but " + a.typeName +
-                   " in run A; not compared";
+        // Across precisions only the same shape is one tensor: no element lines up otherwise.
+        const bool widens = acrossPrecisions(pair).has_value();
+        if (elementIdentity(a) != elementIdentity(b) && (!widens || a.shape != b.shape))
+            return where + "is " + b.typeName + " in run B but " + a.typeName + " in run A" +
+                   (widens ? ", and has shape " + shapeText(b.shape) + " in run B but " +
+                                 shapeText(a.shape) + " in run A"
+                           : std::string()) +
+                   "; not compared";
         if (a.shape != b.shape && a.location->count == b.location->count)
             return where + "has shape " + shapeText(b.shape) + " in run B but " +
                    shapeText(a.shape) + " in run A; not compared";
@@ -195,6 +220,7 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     an.ranked = scanA.ranked || scanB.ranked;
     detail::spreadRefusals(scanA, scanB);
     detail::spreadRefusals(scanB, scanA);
+    const detail::ShardedPairs shards = detail::joinShards(scanA, scanB, options.shards);
 
     // Every (step, rank, name) in either run, in step order.
     ByStep byStep;
@@ -332,6 +358,21 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
                 if (r.error.empty() && !r.loggedA && !r.loggedB)
                     r.error = identityProblem(an, pair, name, rawType);
                 if (!r.error.empty()) r.status = Status::error;
+                PairReading reading;
+                if (r.error.empty() && !r.loggedA && !r.loggedB)
+                    reading.precision = acrossPrecisions(pair);
+                if (reading.precision) r.dtype = reading.precision->wide;
+                if (const auto s = shards.find({step, f.rest}); s != shards.end()) {
+                    reading.shards = s->second;
+                    if (reading.precision) { // one rule at a time: shards are joined at one type
+                        r.error = an.runB.string() + "/" + f.fileName + ": tensor \"" + name +
+                                  "\" is held as shards and at two precisions; not compared";
+                        r.status = Status::error;
+                        reading.precision.reset();
+                    }
+                }
+                if (reading.precision || reading.shards)
+                    r.reading = std::make_shared<const PairReading>(std::move(reading));
                 an.buffers.push_back(std::move(r));
             };
             std::vector<std::pair<std::pair<std::size_t, std::size_t>, const FilePair*>> known;
@@ -424,8 +465,13 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             }
             CompareOptions compare{options.tolerance, options.roundingThreshold, slot.shape};
             const BufferSource a = sourceA(an, slot), b = sourceB(an, slot);
-            BufferResult r = options.cache ? options.cache->compare(a, b, slot.dtype, compare)
-                                           : compareSources(a, b, slot.dtype, compare);
+            // A pair across precisions is read as two types, which the cache does not key.
+            BufferResult r =
+                slot.shards()
+                    ? detail::compareSharded(an.runA, an.runB, *slot.shards(), slot.dtype, compare)
+                : slot.precision() ? detail::compareWidened(a, b, *slot.precision(), compare)
+                : options.cache    ? options.cache->compare(a, b, slot.dtype, compare)
+                                   : compareSources(a, b, slot.dtype, compare);
             r.shape = std::move(slot.shape);
             r.shapeError = std::move(slot.shapeError);
             r.step = slot.step;
@@ -440,6 +486,7 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             r.rank = slot.rank;
             r.dumpOrder = slot.dumpOrder;
             r.bitwiseOnly = slot.bitwiseOnly;
+            if (!r.reading) r.reading = std::move(slot.reading);
             if (r.bitwiseOnly && (r.kind == Kind::discrete || r.kind == Kind::permuted))
                 r.kind = Kind::bitwise; // the bytes of one element are not values of their own
             r.orderSource = slot.orderSource;

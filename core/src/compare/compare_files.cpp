@@ -1,6 +1,7 @@
 // Compares one pair of dump files in bounded chunks: never more than two chunk buffers in
 // memory, whatever the file size, and a file that changes under us is reported, not mixed.
 #include "compare/compare_fingerprint.h"
+#include "compare/compare_sides.h"
 #include "dumpscope/analyze.h"
 #include "dumpscope/shape.h"
 #include "io/source_reader.h"
@@ -14,22 +15,36 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A multiple of every element size; 128 KiB per side keeps both chunks within L2 (1 MiB per
-// core here) between the copy out of the page cache and the compare. 256 KiB per side took
-// 1-3% more time on the equal-heavy bench pair (23 of 30 alternated rounds), 64 KiB the same
-// as 256 (measured, not explained).
-constexpr std::size_t kChunkBytes = 128 << 10;
-
 std::string describe(const fs::path& p, const std::string& what) {
     return p.string() + ": " + what;
 }
 
-// Opens one side for a front-to-back read. A path that is not a regular file says it was not
-// read, as the scan says of what it skips.
-std::string openSide(detail::SourceReader& file, const BufferSource& side, DType dtype) {
+BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
+    BufferResult r;
+    r.dtype = dtype;
+    r.status = sideA ? Status::only_in_a : Status::only_in_b;
+    if (side.logged) {
+        (sideA ? r.stats.nA : r.stats.nB) = detail::loggedCount(*side.logged);
+        return r;
+    }
+    detail::SourceReader f;
+    if (auto err = detail::openSide(f, side, dtype); !err.empty()) {
+        r.status = Status::error;
+        r.error = err;
+        return r;
+    }
+    (sideA ? r.stats.nA : r.stats.nB) = f.size() / dtypeSize(dtype);
+    return r;
+}
+
+} // namespace
+
+namespace detail {
+
+std::string openSide(SourceReader& file, const BufferSource& side, DType dtype) {
     const bool opened = side.location ? file.open(side.path, *side.location, dtypeSize(dtype),
-                                                  detail::ReadPattern::sequential)
-                                      : file.open(side.path, detail::ReadPattern::sequential);
+                                                  ReadPattern::sequential)
+                                      : file.open(side.path, ReadPattern::sequential);
     if (opened) return {};
     return file.error() + (file.notRegular() ? "; not read" : "");
 }
@@ -42,25 +57,7 @@ std::string sizeProblem(const fs::path& path, std::uint64_t size, DType dtype) {
                               " (" + std::string(dtypeName(dtype)) + ")");
 }
 
-BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
-    BufferResult r;
-    r.dtype = dtype;
-    r.status = sideA ? Status::only_in_a : Status::only_in_b;
-    if (side.logged) {
-        (sideA ? r.stats.nA : r.stats.nB) = detail::loggedCount(*side.logged);
-        return r;
-    }
-    detail::SourceReader f;
-    if (auto err = openSide(f, side, dtype); !err.empty()) {
-        r.status = Status::error;
-        r.error = err;
-        return r;
-    }
-    (sideA ? r.stats.nA : r.stats.nB) = f.size() / dtypeSize(dtype);
-    return r;
-}
-
-} // namespace
+} // namespace detail
 
 BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype,
                           const CompareOptions& options) {
@@ -82,9 +79,9 @@ BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType 
         return r;
     };
     detail::SourceReader fa, fb;
-    std::string errA = openSide(fa, a, dtype), errB = openSide(fb, b, dtype);
-    if (errA.empty()) errA = sizeProblem(a.path, fa.size(), dtype);
-    if (errB.empty()) errB = sizeProblem(b.path, fb.size(), dtype);
+    std::string errA = detail::openSide(fa, a, dtype), errB = detail::openSide(fb, b, dtype);
+    if (errA.empty()) errA = detail::sizeProblem(a.path, fa.size(), dtype);
+    if (errB.empty()) errB = detail::sizeProblem(b.path, fb.size(), dtype);
     if (!errA.empty() || !errB.empty())
         return fail(Status::error, errA.empty() ? errB : errB.empty() ? errA : errA + "; " + errB);
 
@@ -98,9 +95,9 @@ BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType 
 
     const std::size_t es = dtypeSize(dtype);
     const std::uint64_t nA = fa.size() / es, nB = fb.size() / es, common = std::min(nA, nB);
-    const std::size_t chunkElems = kChunkBytes / es;
-    std::unique_ptr<unsigned char[]> bufA(new unsigned char[kChunkBytes]);
-    std::unique_ptr<unsigned char[]> bufB(new unsigned char[kChunkBytes]);
+    const std::size_t chunkElems = detail::kChunkBytes / es;
+    std::unique_ptr<unsigned char[]> bufA(new unsigned char[detail::kChunkBytes]);
+    std::unique_ptr<unsigned char[]> bufB(new unsigned char[detail::kChunkBytes]);
     StatsAccumulator acc(dtype, options.tolerance);
     if (options.shape.size() >= 2) acc.setShape(options.shape[0], shapeCols(options.shape));
     bool shrank = false;

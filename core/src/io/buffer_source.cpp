@@ -23,7 +23,15 @@ std::string BufferSource::displayName() const {
 }
 
 bool hasElementData(const BufferResult& b) {
-    return !b.loggedA && !b.loggedB;
+    return !b.loggedA && !b.loggedB && !b.reading;
+}
+
+const CrossPrecision* BufferResult::precision() const {
+    return reading && reading->precision ? &*reading->precision : nullptr;
+}
+
+const ShardedPair* BufferResult::shards() const {
+    return reading ? reading->shards.get() : nullptr;
 }
 
 std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {

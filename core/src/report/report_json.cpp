@@ -8,6 +8,7 @@
 #include "dumpscope/growth.h"
 #include "dumpscope/report.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/shards.h"
 #include "dumpscope/tolerance_to_pass.h"
 #include "dumpscope/verdict.h"
 #include "dumpscope/version.h"
@@ -111,10 +112,46 @@ Json loggedFingerprint(const std::shared_ptr<const LoggedFingerprint>& side) {
     return side ? Json(fingerprintHex(side->fingerprint)) : Json(nullptr);
 }
 
+// A pair the runs hold at different float precisions, judged by the narrow type's rounding.
+Json precision(const CrossPrecision& p) {
+    return {{"narrow", dtypeName(p.narrow)},
+            {"wide", dtypeName(p.wide)},
+            {"narrow_run", p.narrowInA ? "a" : "b"},
+            {"within_rounding", p.withinRounding()},
+            {"text", precisionText(p)},
+            {"max_ulps", p.maxUlpsIndex ? Json(p.maxUlps) : Json(nullptr)},
+            {"max_ulps_index", optionalIndex(p.maxUlpsIndex)},
+            {"n_beyond", p.nBeyond},
+            {"first_beyond", optionalIndex(p.firstBeyond)},
+            {"first_beyond_narrow",
+             p.firstBeyond ? elementValue(p.narrow, p.firstBeyondNarrowBits) : Json(nullptr)},
+            {"first_beyond_wide",
+             p.firstBeyond ? elementValue(p.wide, p.firstBeyondWideBits) : Json(nullptr)},
+            {"non_finite_mismatches", p.nonFiniteMismatches}};
+}
+
+// A buffer a run holds as shards: each side's ranks, and where the first difference lies.
+Json shards(const ShardedPair& s, const std::optional<std::uint64_t>& firstDiff) {
+    const auto ranks = [](const std::vector<ShardPiece>& side) {
+        Json out = Json::array();
+        for (const auto& piece : side)
+            out.push_back(piece.rank);
+        return out;
+    };
+    return {{"rule", validUtf8(s.rule)},
+            {"axis", s.axis},
+            {"ranks_a", ranks(s.a)},
+            {"ranks_b", ranks(s.b)},
+            {"first_diff_rank_a", optionalIndex(s.firstDiffRankA)},
+            {"first_diff_rank_b", optionalIndex(s.firstDiffRankB)},
+            {"text", validUtf8(shardText(s, firstDiff))}};
+}
+
 Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* floor) {
     const auto& s = b.stats;
     // Compared by fingerprint: no element was read, so no count of differing ones, and no hash.
-    const bool elements = hasElementData(b);
+    // A pair across precisions was read element by element, though no view reads it as one type.
+    const bool elements = hasElementData(b) || b.precision() || b.shards();
     // A buffer read over a noise floor carries its magnitudes against the floor's, so a
     // within_floor buffer hides nothing.
     Json againstFloor = nullptr;
@@ -155,7 +192,9 @@ Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* f
             {"first_diffs", diffs(b, s.firstDiffs)},
             {"largest_diffs", diffs(b, s.largestDiffs)},
             {"histograms", histograms(s)},
-            {"against_floor", againstFloor}};
+            {"against_floor", againstFloor},
+            {"precision", b.precision() && compared(b) ? precision(*b.precision()) : Json(nullptr)},
+            {"shards", b.shards() ? shards(*b.shards(), b.stats.firstDiff) : Json(nullptr)}};
 }
 
 Json stepJson(const Analysis& analysis, const StepResult& step) {
@@ -364,6 +403,7 @@ std::string reportJson(const Analysis& analysis) {
           {"earliest", nullIfEmpty(v.rootCause.earliest)},
           {"earliest_rank", optionalIndex(v.rootCause.earliestRank)}}},
         {"one_sided_buffers", v.nOneSided},
+        {"precision", nullIfEmpty(precisionVerdict(analysis))},
         {"tolerance", tolerance(analysis)},
         {"culprits", culprits(v)},
         {"steps", nullptr}, // streamed by writeSteps

@@ -41,6 +41,9 @@ std::string legend(const DivergenceMap& m) {
 
 std::string htmlDivergenceMap(const Analysis& analysis, const BufferResult& b, MapBudget& budget) {
     if (budget.maps == 0) return "";
+    if (!hasElementData(b) && !b.loggedA && !b.loggedB)
+        return "<p class=\"note\">No divergence map: its sides are read as two element types, or "
+               "joined from shards.</p>\n";
     if (!hasElementData(b))
         return "<p class=\"note\">No divergence map: known by fingerprints alone; " +
                htmlEscape(fullTensorsCall(analysis, b)) + " writes the full tensors.</p>\n";
