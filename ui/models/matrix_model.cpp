@@ -26,6 +26,7 @@ void MatrixModel::setSnapshot(SnapshotPtr snapshot) {
         rows = static_cast<int>(snapshot->analysis->matrix.size());
         if (rows > 0) columns = static_cast<int>(snapshot->analysis->matrix.front().cells.size());
     }
+    m_lookupBuilt = false;
     if (rows == m_rows && columns == m_columns && rows > 0 && columns > 0) {
         const SnapshotChanges* changes = snapshot->changesSince(m_snapshot.get());
         m_snapshot = std::move(snapshot);
@@ -82,14 +83,34 @@ const dumpscope::GroupCell* MatrixModel::cell(const QModelIndex& index) const {
     return index.column() < static_cast<int>(cells.size()) ? &cells[index.column()] : nullptr;
 }
 
+void MatrixModel::buildLookup() const {
+    if (m_lookupBuilt) return;
+    m_rowOfStep.clear();
+    m_columnOfGroup.clear();
+    if (m_snapshot) {
+        const auto& matrix = m_snapshot->analysis->matrix;
+        for (int r = m_rows - 1; r >= 0; --r) // the first row of a step wins, as a scan found it
+            m_rowOfStep[matrix[r].step] = r;
+        if (m_rows > 0)
+            for (int c = std::min(m_columns, static_cast<int>(matrix[0].cells.size())) - 1; c >= 0;
+                 --c)
+                m_columnOfGroup[matrix[0].cells[c].group] = c;
+    }
+    m_lookupBuilt = true;
+}
+
 QModelIndex MatrixModel::indexOf(std::uint64_t step, const std::string& group) const {
     if (!m_snapshot) return {};
-    const auto& matrix = m_snapshot->analysis->matrix;
-    for (int r = 0; r < m_rows; ++r) {
-        if (matrix[r].step != step) continue;
-        for (int c = 0; c < m_columns && c < static_cast<int>(matrix[r].cells.size()); ++c)
-            if (matrix[r].cells[c].group == group) return index(r, c);
-    }
+    buildLookup();
+    const auto row = m_rowOfStep.find(step);
+    const auto column = m_columnOfGroup.find(group);
+    if (row == m_rowOfStep.end() || column == m_columnOfGroup.end()) return {};
+    const auto& cells = m_snapshot->analysis->matrix[row->second].cells;
+    // Every row has the same groups in the same order; a row that did not would be asked.
+    if (column->second < static_cast<int>(cells.size()) && cells[column->second].group == group)
+        return index(row->second, column->second);
+    for (int c = 0; c < m_columns && c < static_cast<int>(cells.size()); ++c)
+        if (cells[c].group == group) return index(row->second, c);
     return {};
 }
 
@@ -97,10 +118,9 @@ int MatrixModel::firstDivergentRow() const {
     if (!m_snapshot || !m_snapshot->finished) return -1;
     const auto& first = m_snapshot->analysis->verdict.firstDivergentStep;
     if (!first) return -1;
-    const auto& matrix = m_snapshot->analysis->matrix;
-    for (int r = 0; r < m_rows; ++r)
-        if (matrix[r].step == *first) return r;
-    return -1;
+    buildLookup();
+    const auto row = m_rowOfStep.find(*first);
+    return row == m_rowOfStep.end() ? -1 : row->second;
 }
 
 bool MatrixModel::isPending(const dumpscope::GroupCell& cell) const {

@@ -4,8 +4,10 @@
 
 #include <QAbstractTableModel>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 // The step x group matrix: one row per step found, one column per schema group (plus "other").
@@ -63,7 +65,15 @@ class MatrixModel : public QAbstractTableModel {
     QString toolTip(int row, int column, const dumpscope::GroupCell& cell) const;
     QString groupLabel(int column) const;
 
+    // The row of each step and the column of each group, built on the first lookup after a
+    // snapshot: data() asks for the first divergent row for every cell it paints, and a scan of
+    // every step for each made a long run's paint cost steps × cells.
+    void buildLookup() const;
+
     SnapshotPtr m_snapshot;
     int m_rows = 0;
     int m_columns = 0;
+    mutable bool m_lookupBuilt = false;
+    mutable std::unordered_map<std::uint64_t, int> m_rowOfStep;
+    mutable std::unordered_map<std::string, int> m_columnOfGroup;
 };

@@ -41,8 +41,6 @@ QString cutText(const std::vector<std::string>& items,
     return VerdictPanel::cutList(items, shown);
 }
 
-const QString kShowAll = QString::fromLatin1(VerdictPanel::kShowAllLink);
-
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     QFont font = label->font();
@@ -402,100 +400,4 @@ void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
         m_culprits->setItem(r, 1, status);
     }
     m_culprits->resizeColumnToContents(0);
-}
-
-QString VerdictPanel::rootLink(LinkTarget target, const QString& text) {
-    m_links.push_back(std::move(target));
-    return QStringLiteral("<a href=\"rc:%1\">%2</a>")
-        .arg(m_links.size() - 1)
-        .arg(text.toHtmlEscaped());
-}
-
-void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
-    m_links.clear();
-    m_rootCause->setToolTip(QString());
-    const auto& cause = analysis.verdict.rootCause;
-    QStringList undecided; // why the root cause stops short of a divergent group
-    for (const auto& line : dumpscope::undecidedRootLines(analysis))
-        undecided << QString::fromStdString(line).toHtmlEscaped();
-    if (cause.step && cause.groups.empty() && !undecided.isEmpty()) {
-        m_rootCause->setText(tr("step %1 · not determined: an input could not be judged")
-                                 .arg(*cause.step)
-                                 .toHtmlEscaped() +
-                             QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>")));
-        return;
-    }
-    if (!cause.step || cause.groups.empty()) {
-        const auto& verdict = analysis.verdict;
-        m_rootCause->setText(verdict.decisionCase == dumpscope::DecisionCase::not_compared
-                                 ? tr("none: nothing was compared")
-                             : verdict.exitCode == 1 ? tr("none: only unclassified files diverge")
-                                                     : tr("none: no divergence"));
-        return;
-    }
-    QStringList parts;
-    const bool severalSources = cause.groups.size() > 1; // each source then shows its kind
-    for (const auto& groupId : cause.groups) {
-        const QString group = QString::fromStdString(groupId);
-        // Links are numbered in reading order: the group, then its buffers.
-        QString part = tr("step %1 · group %2")
-                           .arg(*cause.step)
-                           .arg(rootLink({*cause.step, group, {}}, group));
-        QStringList buffers;
-        std::size_t left = 0; // the group's root buffers past the cut
-        for (const auto& name : cause.buffers) {
-            if (!m_showAll && static_cast<std::size_t>(buffers.size()) >= dumpscope::kListedNames) {
-                ++left;
-                continue;
-            }
-            const bool inGroup =
-                std::any_of(analysis.buffers.begin(), analysis.buffers.end(), [&](const auto& b) {
-                    return b.step == *cause.step && b.group == groupId && b.name == name;
-                });
-            if (!inGroup) continue;
-            QString shownBuffer = rootLink({*cause.step, group, QString::fromStdString(name)},
-                                           QString::fromStdString(name));
-            for (const auto& source : cause.sources)
-                if (severalSources && source.group == groupId && source.buffer == name)
-                    shownBuffer += QStringLiteral(" (%1)").arg(QString::fromUtf8(
-                        dumpscope::kindName(source.kind).data(),
-                        static_cast<int>(dumpscope::kindName(source.kind).size())));
-            buffers << shownBuffer;
-        }
-        if (left > 0)
-            buffers << tr("… and %1 more (<a href=\"%2\">show all</a>)").arg(left).arg(kShowAll);
-        if (!buffers.isEmpty()) part += QStringLiteral(": ") + buffers.join(QStringLiteral(", "));
-        parts << part;
-    }
-    QString text = parts.join(QStringLiteral("<br>"));
-    if (!cause.suggestion.empty())
-        text += QStringLiteral("<br><i>%1</i>")
-                    .arg(QString::fromStdString(cause.suggestion).toHtmlEscaped());
-    if (!undecided.isEmpty())
-        text += QStringLiteral("<br>") + tr("not determined beyond that:").toHtmlEscaped() +
-                QStringLiteral("<br>") + undecided.join(QStringLiteral("<br>"));
-    for (const auto& note : dumpscope::rootCauseNotes(analysis))
-        text += QStringLiteral("<br><b>%1</b> %2")
-                    .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
-    m_rootCause->setText(text);
-}
-
-void VerdictPanel::onLink(const QString& link) {
-    if (link == kShowAll) {
-        m_showAll = true;
-        if (m_snapshot) {
-            const auto& analysis = *m_snapshot->analysis;
-            if (analysis.terms == dumpscope::VerdictTerms::own && analysis.verdict.rootCause.step)
-                fillOwnRootCause(analysis);
-            else
-                fillRootCause(analysis);
-        }
-        return;
-    }
-    if (!link.startsWith(QStringLiteral("rc:"))) return;
-    bool ok = false;
-    const int i = link.mid(3).toInt(&ok);
-    if (!ok || i < 0 || i >= static_cast<int>(m_links.size())) return;
-    const LinkTarget& t = m_links[i];
-    emit rootCauseActivated(t.step, t.group, t.buffer);
 }

@@ -1,5 +1,6 @@
 #include "workers/analysis_worker.h"
 #include "workers/background_job.h"
+#include "workers/snapshot_pacer.h"
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/noise_floor.h"
@@ -188,7 +189,10 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
         dumpscope::Analysis skeleton = dumpscope::plan(job->runA, job->runB, options);
         skeleton.noiseFloor = floor;
         LiveAnalysis live(std::move(skeleton));
+        const auto planStart = SnapshotPacer::Clock::now();
         auto first = live.snapshot(0, live.size());
+        SnapshotPacer pacer(live.size(), planStart);
+        pacer.taken(planStart, SnapshotPacer::Clock::now());
         post([this, seq, first] { emit planned(seq, first); });
 
         auto progress = [&](std::size_t index, const dumpscope::BufferResult& result,
@@ -201,8 +205,11 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             } else {
                 live.setCompared(index, result);
             }
-            if (!job->snapshotInFlight.exchange(true)) {
+            pacer.compared();
+            const auto now = SnapshotPacer::Clock::now();
+            if (pacer.due(now) && !job->snapshotInFlight.exchange(true)) {
                 auto snapshot = live.snapshot(doneCount, totalCount);
+                pacer.taken(now, SnapshotPacer::Clock::now());
                 post([this, seq, snapshot, job] {
                     job->snapshotInFlight = false;
                     emit progressed(seq, snapshot);

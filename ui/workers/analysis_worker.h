@@ -42,7 +42,8 @@ class AnalysisWorker : public QObject {
     // The skeleton from plan(): every step and buffer, nothing compared yet.
     void planned(quint64 sequence, SnapshotPtr snapshot);
     // Some buffers finished since the last snapshot. Throttled: a new one is built only after
-    // the GUI took the previous one, so a slow GUI never queues up copies.
+    // the GUI took the previous one, so a slow GUI never queues up copies, and only when
+    // SnapshotPacer says it is due, so snapshots cost a bounded share of the analysis.
     void progressed(quint64 sequence, SnapshotPtr snapshot);
     void finished(quint64 sequence, SnapshotPtr snapshot);
     void cancelled(quint64 sequence);

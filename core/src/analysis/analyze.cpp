@@ -150,6 +150,9 @@ std::shared_ptr<const Schema> extendSchema(
     const detail::NameGrouping& grouping, const NameAlignment* alignment) {
     std::shared_ptr<Schema> extended;
     std::set<std::string> seen;
+    // Where each group is in `extended`: a run of 100,000 undotted names makes as many groups,
+    // and finding each file's group by a scan of them was quadratic.
+    std::unordered_map<std::string, std::size_t> groupAt;
     for (const auto& [step, files] : byStep) {
         std::vector<const FilePair*> described;
         for (const auto& [key, pair] : files) {
@@ -166,19 +169,20 @@ std::shared_ptr<const Schema> extendSchema(
         for (const FilePair* pair : described) {
             const DumpFile& f = either(*pair);
             if (!seen.insert(f.rest).second) continue;
-            if (!extended) extended = std::make_shared<Schema>(*base);
-            const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
-            auto g = std::find_if(extended->groups.begin(), extended->groups.end(),
-                                  [&](const GroupSpec& x) { return x.id == id; });
-            if (g == extended->groups.end()) {
-                extended->groups.push_back({id, id, {}});
-                g = extended->groups.end() - 1;
+            if (!extended) {
+                extended = std::make_shared<Schema>(*base);
+                for (std::size_t i = extended->groups.size(); i-- > 0;)
+                    groupAt[extended->groups[i].id] = i; // the first of an id, as a scan found
             }
+            const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
+            const auto [at, added] = groupAt.try_emplace(id, extended->groups.size());
+            if (added) extended->groups.push_back({id, id, {}});
             // A type of no arithmetic of ours is compared as its bytes; a refused file has none.
-            g->buffers.push_back({alignment ? alignment->shownName(f.rest) : f.rest,
-                                  f.rest,
-                                  f.dtype.value_or(DType::u8),
-                                  {}});
+            extended->groups[at->second].buffers.push_back(
+                {alignment ? alignment->shownName(f.rest) : f.rest,
+                 f.rest,
+                 f.dtype.value_or(DType::u8),
+                 {}});
         }
     }
     return extended ? std::shared_ptr<const Schema>(std::move(extended)) : base;
