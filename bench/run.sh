@@ -14,6 +14,8 @@
 # RSS and CPU seconds (user + system) from GNU time (%M, %U, %S); medians, RSS the worst run.
 # MB/s is 10^6 bytes of input (both runs) per wall second. On a loaded machine the CPU-second
 # ratio is the steadier one: wall time there also counts time spent waiting for a core.
+# How the costs grow with the number of steps, buffers, files, divergent roots and ranks (not
+# their bytes) is bench/scale.sh's table, apart from this one.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -7,6 +7,7 @@
 #include "io/fingerprint_log.h"
 #include "io/refused_files.h"
 
+#include "analysis/lookup_count.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
 
@@ -119,6 +120,7 @@ std::shared_ptr<const Schema> extendSchema(
     const std::unordered_map<std::string_view, const BufferSpec*>& byName,
     const detail::NameGrouping& grouping) {
     std::shared_ptr<Schema> extended;
+    std::unordered_map<std::string, std::size_t> groupAt; // id -> index in extended->groups
     std::set<std::string> seen;
     for (const auto& [step, files] : byStep) {
         std::vector<const FilePair*> described;
@@ -136,16 +138,19 @@ std::shared_ptr<const Schema> extendSchema(
         for (const FilePair* pair : described) {
             const DumpFile& f = either(*pair);
             if (!seen.insert(f.rest).second) continue;
-            if (!extended) extended = std::make_shared<Schema>(*base);
-            const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
-            auto g = std::find_if(extended->groups.begin(), extended->groups.end(),
-                                  [&](const GroupSpec& x) { return x.id == id; });
-            if (g == extended->groups.end()) {
-                extended->groups.push_back({id, id, {}});
-                g = extended->groups.end() - 1;
+            if (!extended) {
+                extended = std::make_shared<Schema>(*base);
+                for (std::size_t i = 0; i < extended->groups.size(); ++i)
+                    groupAt.emplace(extended->groups[i].id, i);
             }
+            const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
+            // By index, not by scan: every buffer may be a group of its own.
+            detail::countNameLookups(1);
+            const auto [at, added] = groupAt.emplace(id, extended->groups.size());
+            if (added) extended->groups.push_back({id, id, {}});
             // A type of no arithmetic of ours is compared as its bytes; a refused file has none.
-            g->buffers.push_back({f.rest, f.rest, f.dtype.value_or(DType::u8), {}});
+            extended->groups[at->second].buffers.push_back(
+                {f.rest, f.rest, f.dtype.value_or(DType::u8), {}});
         }
     }
     return extended ? std::shared_ptr<const Schema>(std::move(extended)) : base;
