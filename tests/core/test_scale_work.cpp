@@ -74,7 +74,7 @@ TEST(ScaleWork, IndependentRootsAreNamedWithLookupsInProportionToThem) {
         // Per buffer: its group in the extended schema, its cell, its root-kind check and its
         // name among the roots; a few more for each time the verdict is decided. A lookup per
         // pair of roots would be n^2 (9,000,000 at 3,000).
-        EXPECT_GT(c.lookups, 3 * n);
+        EXPECT_GE(c.lookups, 3 * n);
         EXPECT_LE(c.lookups, 8 * n);
     }
 }
