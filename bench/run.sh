@@ -44,12 +44,14 @@ build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 [ "$build_type" = Release ] || echo "run.sh: warning: $BUILD is a '$build_type' build, not Release" >&2
 targets=(dumpscope-cli dumpscope-make-pair dumpscope-baseline dumpscope-bench-cycles)
 have_gbench=0
-if cmake --build "$BUILD" --target help | grep -q dumpscope-bench-compare; then
+if cmake --build "$BUILD" --target help | grep dumpscope-bench-compare >/dev/null; then
     targets+=(dumpscope-bench-compare)
     have_gbench=1
 fi
 have_gui=0
-if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep -q dumpscope-bench-gui; then
+# grep without -q reads all of the list: under pipefail, cmake killed by SIGPIPE would read as
+# "no such target".
+if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep dumpscope-bench-gui >/dev/null; then
     targets+=(dumpscope-bench-gui)
     have_gui=1
 fi

@@ -7,7 +7,7 @@
 #   npy      one step of n one-tensor .npy files, no schema               10,000 -> 100,000
 #   roots    a capture log of n buffers, all divergent and independent      1,000 ->  10,000
 #   ranks    n rank folders of 200 buffers each (4 steps), with a schema         8 ->      64
-# Usage: bench/scale.sh    (env: BUILD_DIR, SMALL=1 for n/10 on every axis but ranks, whose
+# Usage: bench/scale.sh    (env: BUILD_DIR, TMPDIR, SMALL=1 for n/10 on every axis but ranks, whose
 #                          folders then hold 20 buffers; RUNS=3 CLI runs per pair, the median;
 #                          SKIP_GUI=1; AXES="steps schema npy roots ranks")
 # CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, peak RSS
@@ -33,7 +33,9 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 fi
 targets=(dumpscope-cli)
 have_gui=0
-if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep -q dumpscope-bench-gui; then
+# grep without -q reads all of the list: under pipefail, cmake killed by SIGPIPE would read as
+# "no such target".
+if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep dumpscope-bench-gui >/dev/null; then
     targets+=(dumpscope-bench-gui)
     have_gui=1
 fi
@@ -41,6 +43,8 @@ cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
 CLI=$BUILD/app/dumpscope-cli
 GUI=$BUILD/bench/dumpscope-bench-gui
 
+# A pair of 10n is 200,000 small files: on a busy disk writing and removing them takes minutes,
+# in a tmpfs (TMPDIR=/dev/shm, about 1 GB at a time) seconds. The timings are of warm files.
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dumpscope-scale.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
