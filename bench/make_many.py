@@ -32,18 +32,32 @@ OTHER = struct.pack("<4f", 1.0, 2.0, 3.0, 4.5)
 STEPS_PER_RANK = 4
 
 
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def short_name(i):
+    """Buffer i's name in base 62: 100,000 entries then fit the schema's 4 MiB limit."""
+    name = ""
+    while True:
+        name = DIGITS[i % 62] + name
+        i //= 62
+        if i == 0:
+            return name
+
+
 def write_schema(directory, names):
+    """Group "T" of `names`, each buffer's file basename its name: step_<N>_<name>.bin."""
     schema = {
         "name": "many pairs",
         "version": 1,
         "groups": [{
             "id": "T",
             "label": "T (tiny buffers)",
-            "buffers": [{"name": k, "file": "t_" + k, "dtype": "f32"} for k in names],
+            "buffers": [{"name": k, "file": k, "dtype": "f32"} for k in names],
         }],
     }
     with open(os.path.join(directory, "schema.json"), "w") as f:
-        json.dump(schema, f)
+        json.dump(schema, f, separators=(",", ":"))
 
 
 def write_pair(directory, relative, differs, a_bytes=EQUAL, b_bytes=OTHER):
@@ -100,21 +114,23 @@ def main():
             write_pair(args.dir, "step_0_x%d.npy" % i, differs(i), npy(EQUAL), npy(OTHER))
     elif args.ranks:
         per_step = max(1, args.per_rank // STEPS_PER_RANK)
-        write_schema(args.dir, ["x%d" % k for k in range(per_step)])
+        names = [short_name(k) for k in range(per_step)]
+        write_schema(args.dir, names)
         i = 0
         for rank in range(args.ranks):
             for side in ("a", "b"):
                 os.makedirs(os.path.join(args.dir, side, "rank%d" % rank), exist_ok=True)
             for step in range(STEPS_PER_RANK):
-                for k in range(per_step):
-                    write_pair(args.dir, "rank%d/step_%d_t_x%d.bin" % (rank, step, k), differs(i))
+                for name in names:
+                    write_pair(args.dir, "rank%d/step_%d_%s.bin" % (rank, step, name), differs(i))
                     i += 1
     else:
         n = args.steps or args.files
-        write_schema(args.dir, ["x"] if args.steps else ["x%d" % i for i in range(n)])
+        names = ["x"] if args.steps else [short_name(i) for i in range(n)]
+        write_schema(args.dir, names)
         for i in range(n):
-            step, name = (i, "x") if args.steps else (0, "x%d" % i)
-            write_pair(args.dir, "step_%d_t_%s.bin" % (step, name), differs(i))
+            step, name = (i, "x") if args.steps else (0, names[i])
+            write_pair(args.dir, "step_%d_%s.bin" % (step, name), differs(i))
 
 
 if __name__ == "__main__":
