@@ -10,8 +10,9 @@
 # Usage: bench/scale.sh    (env: BUILD_DIR, TMPDIR, SMALL=1 for n/10 on every axis but ranks, whose
 #                          folders then hold 20 buffers; RUNS=3 CLI runs per pair, the median;
 #                          SKIP_GUI=1; AXES="steps schema npy roots ranks")
-# CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, peak RSS
-# from GNU time (%M, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
+# CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, and its CPU
+# seconds (user + system, GNU time's %U %S: the steadier figure on a busy machine, where wall
+# time also counts the wait for a core), the medians; peak RSS from GNU time (%M, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
 # pair: the time from openPair to the first verdict painted and to the last step compared, the
 # longest GUI-thread stall, and the process's peak RSS.
 set -euo pipefail
@@ -73,20 +74,21 @@ make_pair() {
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-# timed OUT CMD...: appends "wall_s rss_kib" to OUT; exit 0 or 1 accepted (1: a divergence).
+# timed OUT CMD...: appends "wall_s rss_kib cpu_s" to OUT; exit 0 or 1 accepted (1: a divergence).
 timed() {
     local out=$1 t0 t1 rc=0
     shift
     t0=$(date +%s%N)
-    "$TIME" -f '%M' -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
+    "$TIME" -f '%M %U %S' -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
     t1=$(date +%s%N)
     [ "$rc" -le 1 ] || { tail -5 "$WORK/stderr" >&2; die "$* exited $rc"; }
-    echo "$(awk -v d=$((t1 - t0)) 'BEGIN {printf "%.4f", d / 1e9}') $(tail -1 "$WORK/time")" >>"$out"
+    # GNU time puts "Command exited with non-zero status 1" on a line of its own first.
+    tail -1 "$WORK/time" | awk -v d=$((t1 - t0)) '{printf "%.4f %s %.2f\n", d / 1e9, $1, $2 + $3}' >>"$out"
 }
 exponent() { awk -v a="$1" -v b="$2" 'BEGIN {if (a > 0 && b > 0) printf "%.2f", log(b / a) / log(10); else printf "-"}'; }
 mib() { awk -v k="$1" 'BEGIN {printf "%.0f", k / 1024}'; }
 
-# measure AXIS N: sets cli_s cli_kib gui_first gui_last gui_stall gui_kib
+# measure AXIS N: sets cli_s cli_cpu cli_kib gui_first gui_last gui_stall gui_kib
 measure() {
     local dir=$WORK/$1-$2 schema=() r
     make_pair "$1" "$2" "$dir" >/dev/null
@@ -96,6 +98,7 @@ measure() {
     for ((r = 0; r < RUNS; r++)); do timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}"; done
     cli_s=$(cut -d' ' -f1 "$WORK/cli" | median)
     cli_kib=$(cut -d' ' -f2 "$WORK/cli" | sort -n | tail -1)
+    cli_cpu=$(cut -d' ' -f3 "$WORK/cli" | median)
     gui_first=- gui_last=- gui_stall=- gui_kib=-
     if [ "$have_gui" = 1 ]; then
         : >"$WORK/gui"
@@ -113,20 +116,20 @@ for axis in $AXES; do
     read -r n1 n10 < <(sizes "$axis")
     echo "scale.sh: $axis, $n1 and $n10" >&2
     measure "$axis" "$n1"
-    c1=$cli_s m1=$cli_kib f1=$gui_first l1=$gui_last s1=$gui_stall g1=$gui_kib
+    c1=$cli_s u1=$cli_cpu m1=$cli_kib f1=$gui_first l1=$gui_last s1=$gui_stall g1=$gui_kib
     measure "$axis" "$n10"
-    c10=$cli_s m10=$cli_kib f10=$gui_first l10=$gui_last s10=$gui_stall g10=$gui_kib
-    cli="$c1 → $c10 s (**$(exponent "$c1" "$c10")**), $(mib "$m1") → $(mib "$m10") MiB ($(exponent "$m1" "$m10"))"
+    c10=$cli_s u10=$cli_cpu m10=$cli_kib f10=$gui_first l10=$gui_last s10=$gui_stall g10=$gui_kib
+    cli="$c1 → $c10 s ($(exponent "$c1" "$c10")); CPU $u1 → $u10 s (**$(exponent "$u1" "$u10")**); $(mib "$m1") → $(mib "$m10") MiB (**$(exponent "$m1" "$m10")**)"
     win="-"
     if [ "$have_gui" = 1 ]; then
-        win="first verdict $f1 → $f10 s ($(exponent "$f1" "$f10")); last step $l1 → $l10 s (**$(exponent "$l1" "$l10")**); $(mib "$g1") → $(mib "$g10") MiB ($(exponent "$g1" "$g10")); stall $(awk -v a="$s1" -v b="$s10" 'BEGIN {printf "%.0f ms", 1000 * (a > b ? a : b)}')"
+        win="first verdict $f1 → $f10 s ($(exponent "$f1" "$f10")); last step $l1 → $l10 s (**$(exponent "$l1" "$l10")**); $(mib "$g1") → $(mib "$g10") MiB (**$(exponent "$g1" "$g10")**); stall $(awk -v a="$s1" -v b="$s10" 'BEGIN {printf "%.0f ms", 1000 * (a > b ? a : b)}')"
         ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {printf "%.1f×", w / c}')
     fi
     ROWS+=("| $axis | $n1 → $n10 | $cli | $win | ${ratio:--} |")
 done
 
 echo
-echo "| axis | n → 10n | CLI: time (exponent), peak RSS (exponent) | window: time (exponent), peak RSS (exponent), longest stall | window / CLI at 10n |"
+echo "| axis | n → 10n | CLI: wall (exponent); CPU (exponent); peak RSS (exponent) | window: first verdict, last step compared (exponents); peak RSS (exponent); longest stall | window / CLI at 10n (wall) |"
 echo "|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
