@@ -9,7 +9,8 @@
 #   ranks    n rank folders of 200 buffers each (4 steps), with a schema         8 ->      64
 # Usage: bench/scale.sh    (env: BUILD_DIR, TMPDIR, SMALL=1 for n/10 on every axis but ranks, whose
 #                          folders then hold 20 buffers; RUNS=3 CLI runs per pair, the median;
-#                          SKIP_GUI=1; AXES="steps schema npy roots ranks")
+#                          SKIP_GUI=1; GUI_LIMIT=120 seconds a window run may take, past which
+#                          its figures read "> GUI_LIMIT"; AXES="steps schema npy roots ranks")
 # CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, and its CPU
 # seconds (user + system, GNU time's %U %S: the steadier figure on a busy machine, where wall
 # time also counts the wait for a core), the medians; peak RSS from GNU time (%M, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
@@ -20,6 +21,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD_DIR:-$ROOT/build-release}
 RUNS=${RUNS:-3}
+GUI_LIMIT=${GUI_LIMIT:-120}
 AXES=${AXES:-steps schema npy roots ranks}
 TIME=/usr/bin/time
 PY=/usr/bin/python3
@@ -81,7 +83,7 @@ timed() {
     t0=$(date +%s%N)
     "$TIME" -f '%M %U %S' -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
     t1=$(date +%s%N)
-    [ "$rc" -le 1 ] || { tail -5 "$WORK/stderr" >&2; die "$* exited $rc"; }
+    [ "$rc" -le 1 ] || { tail -5 "$WORK/stderr" >&2; echo "scale.sh: $* exited $rc" >&2; return 1; }
     # GNU time puts "Command exited with non-zero status 1" on a line of its own first.
     tail -1 "$WORK/time" | awk -v d=$((t1 - t0)) '{printf "%.4f %s %.2f\n", d / 1e9, $1, $2 + $3}' >>"$out"
 }
@@ -95,14 +97,20 @@ measure() {
     [ -f "$dir/schema.json" ] && schema=(--schema "$dir/schema.json")
     : >"$WORK/cli"
     "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" >/dev/null 2>&1 || true # warms the page cache
-    for ((r = 0; r < RUNS; r++)); do timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}"; done
+    for ((r = 0; r < RUNS; r++)); do
+        timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" || exit 2
+    done
     cli_s=$(cut -d' ' -f1 "$WORK/cli" | median)
     cli_kib=$(cut -d' ' -f2 "$WORK/cli" | sort -n | tail -1)
     cli_cpu=$(cut -d' ' -f3 "$WORK/cli" | median)
     gui_first=- gui_last=- gui_stall=- gui_kib=-
     if [ "$have_gui" = 1 ]; then
         : >"$WORK/gui"
-        timed "$WORK/gui" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}"
+        if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
+            gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
+            rm -rf "$dir"
+            return
+        fi
         gui_kib=$(cut -d' ' -f2 "$WORK/gui")
         gui_first=$(awk '$1 == "first_verdict_painted_s" {print $2}' "$WORK/stdout")
         gui_last=$(awk '$1 == "last_step_compared_s" {print $2}' "$WORK/stdout")
