@@ -87,8 +87,11 @@ timed() {
     # GNU time puts "Command exited with non-zero status 1" on a line of its own first.
     tail -1 "$WORK/time" | awk -v d=$((t1 - t0)) '{printf "%.4f %s %.2f\n", d / 1e9, $1, $2 + $3}' >>"$out"
 }
-exponent() { awk -v a="$1" -v b="$2" 'BEGIN {if (a > 0 && b > 0) printf "%.2f", log(b / a) / log(10); else printf "-"}'; }
-mib() { awk -v k="$1" 'BEGIN {printf "%.0f", k / 1024}'; }
+# A figure ">L" (a window run stopped at GUI_LIMIT) gives a lower bound: "> exponent".
+exponent() {
+    awk -v a="$1" -v b="$2" 'BEGIN {more = sub(/^>/, "", b); if (a > 0 && b > 0) printf "%s%.2f", (more ? "> " : ""), log(b / a) / log(10); else printf "-"}'
+}
+mib() { awk -v k="$1" 'BEGIN {if (k ~ /^[0-9]+$/) printf "%.0f", k / 1024; else printf "-"}'; }
 
 # measure AXIS N: sets cli_s cli_cpu cli_kib gui_first gui_last gui_stall gui_kib
 measure() {
@@ -131,7 +134,7 @@ for axis in $AXES; do
     win="-"
     if [ "$have_gui" = 1 ]; then
         win="first verdict $f1 → $f10 s ($(exponent "$f1" "$f10")); last step $l1 → $l10 s (**$(exponent "$l1" "$l10")**); $(mib "$g1") → $(mib "$g10") MiB (**$(exponent "$g1" "$g10")**); stall $(awk -v a="$s1" -v b="$s10" 'BEGIN {printf "%.0f ms", 1000 * (a > b ? a : b)}')"
-        ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {printf "%.1f×", w / c}')
+        ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {more = sub(/^>/, "", w); printf "%s%.1f×", (more ? "> " : ""), w / c}')
     fi
     ROWS+=("| $axis | $n1 → $n10 | $cli | $win | ${ratio:--} |")
 done
