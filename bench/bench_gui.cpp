@@ -11,7 +11,12 @@
 //   scroll:  the longest of 100 jumps to random positions of that buffer, each repainted.
 // Prints one "name<TAB>value" line per figure (seconds) for bench/run.sh. Never a unit test:
 // these are timings.
+//   open:    (--open) one pair of runs as a user opens it, for bench/scale.sh: time from openPair
+//            to the first verdict painted (a snapshot naming the first divergent step, or the
+//            final one, then the window's next repaint), to the last step compared (the
+//            analysis finished), and the longest GUI-thread stall meanwhile.
 // Usage: dumpscope-bench-gui PAIR_DIR BIG_DIR [--runs N] [--elements N] [--trace]
+//        dumpscope-bench-gui --open RUN_A RUN_B [--schema FILE] [--trace]
 //   BIG_DIR/{a,b} get the 100M-element pair (1% of the elements 1 ULP apart) unless present.
 //   --trace prints to stderr each gap over 25 ms and each event that took the GUI thread over
 //   5 ms (a paint over 1 ms), with its receiver: what a stall was spent on.
@@ -20,8 +25,10 @@
 #include "models/element_table_model.h"
 #include "panels/element_panel.h"
 #include "window/main_window.h"
+#include "workers/analysis_worker.h"
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/schema.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -49,6 +56,11 @@ namespace fs = std::filesystem;
 namespace {
 
 bool g_trace = false; // --trace: what the GUI thread spent each long gap on, on stderr
+// --open: the window whose repaint after the first verdict is timed, and when that verdict came.
+const QWidget* g_paintedWindow = nullptr;
+bool g_verdictShown = false;
+QElapsedTimer g_openClock;
+double g_verdictPaintedS = -1;
 
 // The longest gap between ticks of a 5 ms timer on the GUI thread while it runs.
 class StallMeter {
@@ -137,6 +149,14 @@ class TracingApp : public QApplication {
   public:
     using QApplication::QApplication;
     bool notify(QObject* receiver, QEvent* event) override {
+        // The window's widgets are painted in its UpdateRequest: once that returns after the
+        // first verdict arrived, the verdict is on screen.
+        if (g_verdictShown && g_verdictPaintedS < 0 && receiver == g_paintedWindow &&
+            event->type() == QEvent::UpdateRequest) {
+            const bool result = QApplication::notify(receiver, event);
+            g_verdictPaintedS = static_cast<double>(g_openClock.nsecsElapsed()) / 1e9;
+            return result;
+        }
         if (!g_trace) return QApplication::notify(receiver, event);
         // Who received it, taken before delivery (it may delete the receiver) without building
         // a string: the names are only formatted for the few events worth printing.
@@ -171,12 +191,71 @@ void print(const char* name, double seconds) {
     std::printf("%s\t%.4f\n", name, seconds);
 }
 
+// The window on screen, first paint done: a user opens a pair in a window already shown.
+void showSettled(MainWindow& window) {
+    window.resize(1400, 900);
+    window.show();
+    waitFor([&] { return window.windowHandle() && window.windowHandle()->isExposed(); },
+            "the window's first expose");
+    QElapsedTimer settle;
+    settle.start();
+    waitFor([&] { return settle.elapsed() >= 100; }, "the window's first paint");
+}
+
+// --open RUN_A RUN_B [--schema FILE]: one pair, in a fresh window.
+int openOnePair(int argc, char** argv) {
+    if (argc < 4) {
+        std::fprintf(stderr, "usage: dumpscope-bench-gui --open RUN_A RUN_B [--schema FILE]\n");
+        return 2;
+    }
+    QTemporaryDir settingsDir;
+    MainWindow::Options options{nullptr, settingsDir.filePath(QStringLiteral("settings.ini"))};
+    for (int i = 4; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--schema") == 0) try {
+                options.schema =
+                    std::make_shared<const dumpscope::Schema>(dumpscope::loadSchemaFile(argv[++i]));
+            } catch (const dumpscope::SchemaError& e) {
+                std::fprintf(stderr, "dumpscope-bench-gui: %s\n", e.what());
+                return 2;
+            }
+    MainWindow window(options);
+    showSettled(window);
+    g_paintedWindow = &window;
+    double finishedS = -1;
+    const auto seen = [&](quint64, const SnapshotPtr& s) {
+        if (!g_verdictShown && (s->finished || s->analysis->verdict.firstDivergentStep))
+            g_verdictShown = true;
+    };
+    QObject::connect(window.analysisWorker(), &AnalysisWorker::progressed, seen);
+    QObject::connect(window.analysisWorker(), &AnalysisWorker::finished, seen);
+    QObject::connect(&window, &MainWindow::analysisFinished,
+                     [&] { finishedS = static_cast<double>(g_openClock.nsecsElapsed()) / 1e9; });
+    StallMeter stall;
+    stall.start();
+    g_openClock.start();
+    window.openPair({QString::fromUtf8(argv[2]), QString::fromUtf8(argv[3])});
+    waitFor([&] { return finishedS >= 0; }, "the analysis");
+    window.update(); // a final verdict with nothing left to repaint is on screen already
+    waitFor([&] { return g_verdictPaintedS >= 0; }, "the verdict's repaint");
+    // The repaints that follow the verdict count too: the stall meter runs 200 ms longer.
+    QElapsedTimer linger;
+    linger.start();
+    waitFor([&] { return linger.elapsed() >= 200; }, "the repaints after the verdict");
+    print("first_verdict_painted_s", g_verdictPaintedS);
+    print("last_step_compared_s", finishedS);
+    print("stall_max_s", stall.stopSeconds());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QStandardPaths::setTestModeEnabled(true); // keeps the bench's settings away from the user's
     TracingApp app(argc, argv);
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--trace") == 0) g_trace = true;
+    if (argc > 1 && std::strcmp(argv[1], "--open") == 0) return openOnePair(argc, argv);
     if (argc < 3) {
         std::fprintf(
             stderr,
@@ -187,7 +266,6 @@ int main(int argc, char** argv) {
     int runs = 5;
     std::uint64_t elements = 100'000'000;
     for (int i = 3; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--trace") == 0) g_trace = true;
         if (i + 1 >= argc) continue;
         if (std::strcmp(argv[i], "--runs") == 0)
             runs = std::max(1, std::atoi(argv[++i]));
@@ -200,15 +278,8 @@ int main(int argc, char** argv) {
     std::vector<double> matrixTimes, matrixStalls;
     for (int run = 0; run < runs; ++run) {
         MainWindow window({nullptr, settingsDir.filePath(QStringLiteral("settings.ini"))});
-        window.resize(1400, 900);
-        window.show();
-        // The user opens a pair in a window already on screen: its first expose and paint are
-        // not part of the analysis, so they are over before the stall meter starts.
-        waitFor([&] { return window.windowHandle() && window.windowHandle()->isExposed(); },
-                "the window's first expose");
-        QElapsedTimer settle;
-        settle.start();
-        waitFor([&] { return settle.elapsed() >= 100; }, "the window's first paint");
+        // Its first expose and paint are not part of the analysis: over before the meter starts.
+        showSettled(window);
         bool finished = false;
         StallMeter stall;
         QElapsedTimer clock;

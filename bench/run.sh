@@ -14,6 +14,8 @@
 # RSS and CPU seconds (user + system) from GNU time (%M, %U, %S); medians, RSS the worst run.
 # MB/s is 10^6 bytes of input (both runs) per wall second. On a loaded machine the CPU-second
 # ratio is the steadier one: wall time there also counts time spent waiting for a core.
+# How the costs grow with the number of steps, buffers, files, divergent roots and ranks (not
+# their bytes) is bench/scale.sh's table, apart from this one.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,12 +44,14 @@ build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 [ "$build_type" = Release ] || echo "run.sh: warning: $BUILD is a '$build_type' build, not Release" >&2
 targets=(dumpscope-cli dumpscope-make-pair dumpscope-baseline dumpscope-bench-cycles)
 have_gbench=0
-if cmake --build "$BUILD" --target help | grep -q dumpscope-bench-compare; then
+if cmake --build "$BUILD" --target help | grep dumpscope-bench-compare >/dev/null; then
     targets+=(dumpscope-bench-compare)
     have_gbench=1
 fi
 have_gui=0
-if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep -q dumpscope-bench-gui; then
+# grep without -q reads all of the list: under pipefail, cmake killed by SIGPIPE would read as
+# "no such target".
+if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep dumpscope-bench-gui >/dev/null; then
     targets+=(dumpscope-bench-gui)
     have_gui=1
 fi

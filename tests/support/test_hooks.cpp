@@ -1,7 +1,9 @@
-// The definitions behind the core's weak test hooks (core/src/compare/dense_f32.h). Linked into
+// The definitions behind the core's weak test hooks (core/src/compare/dense_f32.h,
+// formats/inflate_stream.h, analysis/lookup_count.h). Linked into
 // the core's tests only, so no installed binary carries them.
 #include "test_hooks.h"
 
+#include "analysis/lookup_count.h"
 #include "compare/dense_f32.h"
 #include "formats/inflate_stream.h"
 
@@ -15,6 +17,7 @@ std::atomic<std::uint64_t> g_blocks{0};
 std::atomic<std::uint64_t> g_thresholdBlocks{0};
 std::atomic<std::uint64_t> g_singleBlocks{0};
 std::atomic<std::uint64_t> g_inflatedBytes{0};
+std::atomic<std::uint64_t> g_nameLookups{0};
 } // namespace
 
 namespace hooks {
@@ -33,6 +36,9 @@ void countThresholdBlock() {
 void countInflatedBytes(std::uint64_t bytes) {
     g_inflatedBytes.fetch_add(bytes, std::memory_order_relaxed);
 }
+void countNameLookups(std::uint64_t lookups) {
+    g_nameLookups.fetch_add(lookups, std::memory_order_relaxed);
+}
 } // namespace hooks
 
 void setVectorPathsAllowed(bool allowed) {
@@ -49,6 +55,9 @@ std::uint64_t denseSingleBlocks() {
 }
 std::uint64_t inflatedBytes() {
     return g_inflatedBytes.load(std::memory_order_relaxed);
+}
+std::uint64_t nameLookups() {
+    return g_nameLookups.load(std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

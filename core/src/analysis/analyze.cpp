@@ -9,6 +9,7 @@
 
 #include "analysis/align_runs.h"
 #include "analysis/dump_gaps.h"
+#include "analysis/lookup_count.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
 #include "analysis/shards.h"
@@ -149,10 +150,8 @@ std::shared_ptr<const Schema> extendSchema(
     const std::unordered_map<std::string_view, const BufferSpec*>& byName,
     const detail::NameGrouping& grouping, const NameAlignment* alignment) {
     std::shared_ptr<Schema> extended;
+    std::unordered_map<std::string, std::size_t> groupAt; // id -> index in extended->groups
     std::set<std::string> seen;
-    // Where each group is in `extended`: a run of 100,000 undotted names makes as many groups,
-    // and finding each file's group by a scan of them was quadratic.
-    std::unordered_map<std::string, std::size_t> groupAt;
     for (const auto& [step, files] : byStep) {
         std::vector<const FilePair*> described;
         for (const auto& [key, pair] : files) {
@@ -171,11 +170,13 @@ std::shared_ptr<const Schema> extendSchema(
             if (!seen.insert(f.rest).second) continue;
             if (!extended) {
                 extended = std::make_shared<Schema>(*base);
-                for (std::size_t i = extended->groups.size(); i-- > 0;)
-                    groupAt[extended->groups[i].id] = i; // the first of an id, as a scan found
+                for (std::size_t i = 0; i < extended->groups.size(); ++i)
+                    groupAt.emplace(extended->groups[i].id, i); // the first of an id
             }
             const std::string id = f.group.empty() ? grouping.groupOf(f.rest) : f.group;
-            const auto [at, added] = groupAt.try_emplace(id, extended->groups.size());
+            // By index, not by scan: every buffer may be a group of its own.
+            detail::countNameLookups(1);
+            const auto [at, added] = groupAt.emplace(id, extended->groups.size());
             if (added) extended->groups.push_back({id, id, {}});
             // A type of no arithmetic of ours is compared as its bytes; a refused file has none.
             extended->groups[at->second].buffers.push_back(

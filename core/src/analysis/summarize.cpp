@@ -2,10 +2,14 @@
 #include "dumpscope/rank_view.h"
 #include "dumpscope/verdict.h"
 
+#include "analysis/lookup_count.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace dumpscope {
@@ -99,6 +103,30 @@ int cellSeverity(Status s) {
     return 0;
 }
 
+namespace {
+
+// Where each group's cell sits in a step's row. summarize() lays every row out alike (the
+// schema's groups in order, then the unclassified files'), so one row's order is every row's.
+class ColumnIndex {
+  public:
+    explicit ColumnIndex(const std::vector<GroupCell>& cells) {
+        m_column.reserve(cells.size());
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            m_column.emplace(cells[c].group, c);
+    }
+    std::optional<std::size_t> of(const std::string& group) const {
+        detail::countNameLookups(1);
+        const auto it = m_column.find(group);
+        if (it == m_column.end()) return std::nullopt;
+        return it->second;
+    }
+
+  private:
+    std::unordered_map<std::string_view, std::size_t> m_column;
+};
+
+} // namespace
+
 void summarize(Analysis& an) {
     an.matrix.clear();
     const bool hasOther = !an.unclassified.empty();
@@ -113,40 +141,44 @@ void summarize(Analysis& an) {
         if (hasOther) sr.cells.push_back(GroupCell{kOtherGroup, Status::missing, {}, 0, 0, 0});
         an.matrix.push_back(std::move(sr));
     }
+    if (an.matrix.empty()) {
+        an.verdict = decide(an);
+        return;
+    }
+    const ColumnIndex columns(an.matrix.front().cells);
     for (std::size_t i = 0; i < an.buffers.size(); ++i) {
         const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk still
         auto it = row.find(b.step);
         if (it == row.end()) continue;
-        for (auto& cell : an.matrix[it->second].cells) {
-            if (cell.group != b.group) continue;
-            cell.buffers.push_back(i);
-            if (b.pending) {
-                ++cell.nPending;
-                break;
-            }
-            if (countsAsDivergent(an, b.status)) {
-                ++cell.nDivergent;
-                if (!std::isnan(b.stats.maxAbsDelta))
-                    cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
-            }
-            if (cellSeverity(b.status) > cellSeverity(cell.status)) cell.status = b.status;
-            break;
+        const auto column = columns.of(b.group);
+        if (!column) continue;
+        GroupCell& cell = an.matrix[it->second].cells[*column];
+        cell.buffers.push_back(i);
+        if (b.pending) {
+            ++cell.nPending;
+            continue;
         }
+        if (countsAsDivergent(an, b.status)) {
+            ++cell.nDivergent;
+            if (!std::isnan(b.stats.maxAbsDelta))
+                cell.maxAbsDelta = std::max(cell.maxAbsDelta, b.stats.maxAbsDelta);
+        }
+        if (cellSeverity(b.status) > cellSeverity(cell.status)) cell.status = b.status;
     }
     an.verdict = decide(an);
 }
 
 namespace {
 
-std::optional<CellPosition> cellOf(const Analysis& an, const BufferResult& b) {
+std::optional<CellPosition> cellOf(const Analysis& an, const ColumnIndex& columns,
+                                   const BufferResult& b) {
     const auto step = std::lower_bound(an.steps.begin(), an.steps.end(), b.step);
     if (step == an.steps.end() || *step != b.step) return std::nullopt;
     const auto row = static_cast<std::size_t>(step - an.steps.begin());
     if (row >= an.matrix.size()) return std::nullopt;
-    const auto& cells = an.matrix[row].cells;
-    for (std::size_t c = 0; c < cells.size(); ++c)
-        if (cells[c].group == b.group) return CellPosition{row, c};
-    return std::nullopt;
+    const auto column = columns.of(b.group);
+    if (!column) return std::nullopt;
+    return CellPosition{row, *column};
 }
 
 // Whether decide() can read differently once `b` is compared, when `v` is its verdict over the
@@ -179,11 +211,14 @@ Status cellStatus(const Analysis& an, const GroupCell& cell) {
 std::vector<CellPosition> summarizeCompared(Analysis& an,
                                             const std::vector<std::size_t>& compared) {
     std::vector<CellPosition> touched;
+    if (an.matrix.empty() || compared.empty()) return touched;
+    // Built per call, in one pass over a row: a lookup per compared buffer after it.
+    const ColumnIndex columns(an.matrix.front().cells);
     bool decideAgain = false;
     for (std::size_t i : compared) {
         if (i >= an.buffers.size()) continue;
         const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk still
-        const auto where = cellOf(an, b);
+        const auto where = cellOf(an, columns, b);
         if (b.pending || !where) continue;
         decideAgain = decideAgain || mayChangeVerdict(an, an.verdict, b);
         GroupCell& cell = an.matrix[where->row].cells[where->column];

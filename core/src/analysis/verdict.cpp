@@ -2,6 +2,7 @@
 
 #include "dumpscope/reference_text.h"
 
+#include "analysis/lookup_count.h"
 #include "analysis/root_cause.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,7 @@ void describeRootKinds(const Analysis& an, RootCause& root) {
     const std::unordered_set<std::string_view> groups(root.groups.begin(), root.groups.end());
     for (const auto& b : an.buffers) {
         // A root buffer's name on a rank where it does not diverge says nothing of its kind.
+        detail::countNameLookups(1);
         if (b.step != *root.step || !buffers.count(b.name) || !groups.count(b.group) ||
             !countsAsDivergent(an, b.status))
             continue;
@@ -276,10 +278,13 @@ namespace {
 std::string ownTermsText(const Verdict& v) {
     const RootCause& rc = v.rootCause;
     if (!rc.step || rc.sources.empty()) return {};
+    // A set: every one of thousands of sources may be a root of its own.
     std::vector<std::string> named;
-    for (const auto& s : rc.sources)
-        if (std::find(named.begin(), named.end(), s.buffer) == named.end())
-            named.push_back(s.buffer);
+    std::unordered_set<std::string_view> seen;
+    for (const auto& s : rc.sources) {
+        detail::countNameLookups(1);
+        if (seen.insert(s.buffer).second) named.push_back(s.buffer);
+    }
     const bool several = named.size() > 1;
     const bool byInputs = std::any_of(rc.sources.begin(), rc.sources.end(),
                                       [](const RootSource& s) { return s.declaredInputs; });

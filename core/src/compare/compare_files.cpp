@@ -96,8 +96,12 @@ BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType 
     const std::size_t es = dtypeSize(dtype);
     const std::uint64_t nA = fa.size() / es, nB = fb.size() / es, common = std::min(nA, nB);
     const std::size_t chunkElems = detail::kChunkBytes / es;
-    std::unique_ptr<unsigned char[]> bufA(new unsigned char[detail::kChunkBytes]);
-    std::unique_ptr<unsigned char[]> bufB(new unsigned char[detail::kChunkBytes]);
+    // A worker's two chunks, kept for its next pair: a run of many small buffers would otherwise
+    // map and unmap 2 x 128 KiB per pair (the allocator maps blocks that large).
+    thread_local const std::unique_ptr<unsigned char[]> bufA(
+        new unsigned char[detail::kChunkBytes]);
+    thread_local const std::unique_ptr<unsigned char[]> bufB(
+        new unsigned char[detail::kChunkBytes]);
     StatsAccumulator acc(dtype, options.tolerance);
     if (options.shape.size() >= 2) acc.setShape(options.shape[0], shapeCols(options.shape));
     bool shrank = false;

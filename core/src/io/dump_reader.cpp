@@ -22,7 +22,10 @@ bool DumpReader::open(const std::filesystem::path& path, ReadPattern pattern) {
     m_identity.mtime = st.st_mtim;
     m_identity.device = st.st_dev;
     m_identity.inode = st.st_ino;
-    if (pattern == ReadPattern::sequential)
+    // Read-ahead helps a file read in several chunks; one that a single read takes whole (most
+    // of a run of many small buffers) is spared the call.
+    constexpr off_t kOneRead = off_t{128} << 10;
+    if (pattern == ReadPattern::sequential && st.st_size > kOneRead)
         ::posix_fadvise(m_file.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
     return true;
 }

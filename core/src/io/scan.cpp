@@ -46,7 +46,12 @@ std::optional<std::uint64_t> numbered(std::string_view name, std::string_view wo
 struct Entry {
     std::string name;
     struct stat st {};
+    bool claimed = false; // a .bin file whose first bytes are a tensor format's magic
 };
+
+bool endsWithBin(const std::string& name) {
+    return name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0;
+}
 
 // The scan of one run: what is found lands in `scan`, numbered in dump order per step and rank.
 class Scanner {
@@ -99,6 +104,12 @@ class Scanner {
                 m_scan.warnings.push_back((dir / e.name).string() + ": " + why + "; not read");
                 continue;
             }
+            // A .bin file's first bytes are looked at here, by name in the open directory: a
+            // raw dump unless they are a tensor format's (a torch.save or np.save under a .bin
+            // name), which then lists and checks it as its own.
+            if (m_readHeaders && S_ISREG(e.st.st_mode) && endsWithBin(e.name))
+                e.claimed = detail::claimedByMagic(dirFd, e.name.c_str(),
+                                                   static_cast<std::uint64_t>(e.st.st_size));
             out.push_back(std::move(e));
         }
         ::closedir(d);
@@ -125,14 +136,13 @@ class Scanner {
         add(std::move(file));
     }
 
-    // A .bin file: a raw dump, unless its first bytes are a tensor format's (a torch.save or
-    // np.save under a .bin name), which then lists and checks it as its own.
+    // A .bin file: a raw dump, unless its listing found a tensor format's magic in it.
     void addBin(std::uint64_t step, std::uint64_t rank, std::string rest, const fs::path& path,
-                std::string relative, const struct stat& st, std::string group = {}) {
-        if (m_readHeaders && detail::claimedByMagic(path))
-            addContainer(step, rank, rest, group, path, relative, st);
+                std::string relative, const Entry& e, std::string group = {}) {
+        if (e.claimed)
+            addContainer(step, rank, rest, group, path, relative, e.st);
         else
-            addRaw(step, rank, std::move(rest), std::move(relative), st, std::move(group));
+            addRaw(step, rank, std::move(rest), std::move(relative), e.st, std::move(group));
     }
 
     // A self-describing file: each tensor a buffer. `base` names the buffer when the file holds
@@ -257,14 +267,14 @@ void scanRoot(Scanner& scanner, RunScan& scan, const fs::path& root, const std::
                     continue;
                 }
                 if (ext == ".bin")
-                    scanner.addBin(*step, rank, stem, path / f.name, relative + "/" + f.name, f.st);
+                    scanner.addBin(*step, rank, stem, path / f.name, relative + "/" + f.name, f);
                 else
                     scanner.addContainer(*step, rank, stem, {}, path / f.name,
                                          relative + "/" + f.name, f.st);
             }
             continue;
         }
-        const bool raw = e.name.size() > 4 && e.name.compare(e.name.size() - 4, 4, ".bin") == 0;
+        const bool raw = endsWithBin(e.name);
         if (!raw && !isContainer(e.name)) continue;
         if (raw) {
             auto parsed = parseDumpName(e.name);
@@ -280,7 +290,7 @@ void scanRoot(Scanner& scanner, RunScan& scan, const fs::path& root, const std::
                 scanner.notRegular(path, e.st);
                 continue;
             }
-            scanner.addBin(parsed->step, rank, parsed->rest, path, relative, e.st);
+            scanner.addBin(parsed->step, rank, parsed->rest, path, relative, e);
             continue;
         }
         const std::string stem = fs::path(e.name).stem().string();
@@ -337,7 +347,7 @@ void scanPattern(Scanner& scanner, RunScan& scan, const detail::LayoutPattern& p
                                         "for it; ignored");
                 continue;
             }
-            scanner.addBin(*fields.step, rank, base, path, prefix + e.name, e.st, fields.group);
+            scanner.addBin(*fields.step, rank, base, path, prefix + e.name, e, fields.group);
         } else {
             scanner.addContainer(*fields.step, rank, base, fields.group, path, prefix + e.name,
                                  e.st);

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# How the CLI's and the window's costs grow with the run: for each axis a pair at n and at 10n
+# (bench/make_many.py), the time to the final verdict and the peak memory of each, and the
+# growth exponent log10(cost(10n) / cost(n)): 1 is linear, 2 quadratic. One Markdown table.
+#   steps    n steps of one buffer, with a schema                         10,000 -> 100,000
+#   schema   one step of n buffers, with a schema                         10,000 -> 100,000
+#   npy      one step of n one-tensor .npy files, no schema               10,000 -> 100,000
+#   roots    a capture log of n buffers, all divergent and independent      1,000 ->  10,000
+#   ranks    n rank folders of 200 buffers each (4 steps), with a schema         8 ->      64
+# Usage: bench/scale.sh    (env: BUILD_DIR, TMPDIR, SMALL=1 for n/10 on every axis but ranks, whose
+#                          folders then hold 20 buffers; RUNS=3 CLI runs per pair, the median;
+#                          SKIP_GUI=1; GUI_LIMIT=120 seconds a window run may take, past which
+#                          its figures read "> GUI_LIMIT"; AXES="steps schema npy roots ranks")
+# CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, and its CPU
+# seconds (user + system, GNU time's %U %S: the steadier figure on a busy machine, where wall
+# time also counts the wait for a core), the medians; peak RSS from GNU time (%M, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
+# pair: the time from openPair to the first verdict painted and to the last step compared, the
+# longest GUI-thread stall, and the process's peak RSS.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD_DIR:-$ROOT/build-release}
+RUNS=${RUNS:-3}
+GUI_LIMIT=${GUI_LIMIT:-120}
+AXES=${AXES:-steps schema npy roots ranks}
+TIME=/usr/bin/time
+PY=/usr/bin/python3
+
+die() { echo "scale.sh: $*" >&2; exit 2; }
+[ -x "$TIME" ] || die "GNU time ($TIME) is needed for peak RSS (scripts/setup.sh bench)"
+[ -x "$PY" ] || die "$PY is needed to write the pairs"
+
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDUMPSCOPE_GUI=ON \
+        -DDUMPSCOPE_TESTS=OFF -DDUMPSCOPE_BENCH=ON >/dev/null
+fi
+targets=(dumpscope-cli)
+have_gui=0
+# grep without -q reads all of the list: under pipefail, cmake killed by SIGPIPE would read as
+# "no such target".
+if [ -z "${SKIP_GUI:-}" ] && cmake --build "$BUILD" --target help | grep dumpscope-bench-gui >/dev/null; then
+    targets+=(dumpscope-bench-gui)
+    have_gui=1
+fi
+cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
+CLI=$BUILD/app/dumpscope-cli
+GUI=$BUILD/bench/dumpscope-bench-gui
+
+# A pair of 10n is 200,000 small files: on a busy disk writing and removing them takes minutes,
+# in a tmpfs (TMPDIR=/dev/shm, about 1 GB at a time) seconds. The timings are of warm files.
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dumpscope-scale.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+div=1
+[ -n "${SMALL:-}" ] && div=10
+per_rank=$((200 / div))
+
+# sizes AXIS: "n 10n" of the axis
+sizes() {
+    case $1 in
+    steps | schema | npy) echo "$((10000 / div)) $((100000 / div))" ;;
+    roots) echo "$((1000 / div)) $((10000 / div))" ;;
+    ranks) echo "8 64" ;;
+    *) die "unknown axis $1" ;;
+    esac
+}
+# make AXIS N DIR
+make_pair() {
+    case $1 in
+    steps) "$PY" "$ROOT/bench/make_many.py" "$3" --steps "$2" ;;
+    schema) "$PY" "$ROOT/bench/make_many.py" "$3" --files "$2" ;;
+    npy) "$PY" "$ROOT/bench/make_many.py" "$3" --npy "$2" ;;
+    roots) "$PY" "$ROOT/bench/make_many.py" "$3" --roots "$2" ;;
+    ranks) "$PY" "$ROOT/bench/make_many.py" "$3" --ranks "$2" --per-rank "$per_rank" ;;
+    esac
+}
+
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# timed OUT CMD...: appends "wall_s rss_kib cpu_s" to OUT; exit 0 or 1 accepted (1: a divergence).
+timed() {
+    local out=$1 t0 t1 rc=0
+    shift
+    t0=$(date +%s%N)
+    "$TIME" -f '%M %U %S' -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
+    t1=$(date +%s%N)
+    [ "$rc" -le 1 ] || { tail -5 "$WORK/stderr" >&2; echo "scale.sh: $* exited $rc" >&2; return 1; }
+    # GNU time puts "Command exited with non-zero status 1" on a line of its own first.
+    tail -1 "$WORK/time" | awk -v d=$((t1 - t0)) '{printf "%.4f %s %.2f\n", d / 1e9, $1, $2 + $3}' >>"$out"
+}
+# A figure ">L" (a window run stopped at GUI_LIMIT) gives a lower bound: "> exponent".
+exponent() {
+    awk -v a="$1" -v b="$2" 'BEGIN {more = sub(/^>/, "", b); if (a > 0 && b > 0) printf "%s%.2f", (more ? "> " : ""), log(b / a) / log(10); else printf "-"}'
+}
+mib() { awk -v k="$1" 'BEGIN {if (k ~ /^[0-9]+$/) printf "%.0f", k / 1024; else printf "-"}'; }
+
+# measure AXIS N: sets cli_s cli_cpu cli_kib gui_first gui_last gui_stall gui_kib
+measure() {
+    local dir=$WORK/$1-$2 schema=() r
+    make_pair "$1" "$2" "$dir" >/dev/null
+    [ -f "$dir/schema.json" ] && schema=(--schema "$dir/schema.json")
+    : >"$WORK/cli"
+    "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" >/dev/null 2>&1 || true # warms the page cache
+    for ((r = 0; r < RUNS; r++)); do
+        timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" || exit 2
+    done
+    cli_s=$(cut -d' ' -f1 "$WORK/cli" | median)
+    cli_kib=$(cut -d' ' -f2 "$WORK/cli" | sort -n | tail -1)
+    cli_cpu=$(cut -d' ' -f3 "$WORK/cli" | median)
+    gui_first=- gui_last=- gui_stall=- gui_kib=-
+    if [ "$have_gui" = 1 ]; then
+        : >"$WORK/gui"
+        if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
+            gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
+            rm -rf "$dir"
+            return
+        fi
+        gui_kib=$(cut -d' ' -f2 "$WORK/gui")
+        gui_first=$(awk '$1 == "first_verdict_painted_s" {print $2}' "$WORK/stdout")
+        gui_last=$(awk '$1 == "last_step_compared_s" {print $2}' "$WORK/stdout")
+        gui_stall=$(awk '$1 == "stall_max_s" {print $2}' "$WORK/stdout")
+    fi
+    rm -rf "$dir"
+}
+
+ROWS=()
+for axis in $AXES; do
+    read -r n1 n10 < <(sizes "$axis")
+    echo "scale.sh: $axis, $n1 and $n10" >&2
+    measure "$axis" "$n1"
+    c1=$cli_s u1=$cli_cpu m1=$cli_kib f1=$gui_first l1=$gui_last s1=$gui_stall g1=$gui_kib
+    measure "$axis" "$n10"
+    c10=$cli_s u10=$cli_cpu m10=$cli_kib f10=$gui_first l10=$gui_last s10=$gui_stall g10=$gui_kib
+    cli="$c1 → $c10 s ($(exponent "$c1" "$c10")); CPU $u1 → $u10 s (**$(exponent "$u1" "$u10")**); $(mib "$m1") → $(mib "$m10") MiB (**$(exponent "$m1" "$m10")**)"
+    win="-"
+    if [ "$have_gui" = 1 ]; then
+        win="first verdict $f1 → $f10 s ($(exponent "$f1" "$f10")); last step $l1 → $l10 s (**$(exponent "$l1" "$l10")**); $(mib "$g1") → $(mib "$g10") MiB (**$(exponent "$g1" "$g10")**); stall $(awk -v a="$s1" -v b="$s10" 'BEGIN {printf "%.0f ms", 1000 * (a > b ? a : b)}')"
+        ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {more = sub(/^>/, "", w); printf "%s%.1f×", (more ? "> " : ""), w / c}')
+    fi
+    ROWS+=("| $axis | $n1 → $n10 | $cli | $win | ${ratio:--} |")
+done
+
+echo
+echo "| axis | n → 10n | CLI: wall (exponent); CPU (exponent); peak RSS (exponent) | window: first verdict, last step compared (exponents); peak RSS (exponent); longest stall | window / CLI at 10n (wall) |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
+echo
+echo "- CLI: median of $RUNS runs after a warm-up; window: one run; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
