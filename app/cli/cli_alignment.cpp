@@ -15,6 +15,8 @@ std::string how(const NamePair& p) {
     switch (p.by) {
     case PairedBy::map:
         return p.rule.empty() ? "set in the window" : "map " + p.rule;
+    case PairedBy::wrapped_match:
+        return "auto: name under wrapping modules, type and shape";
     case PairedBy::exact_match:
         return "auto: order, type and shape";
     case PairedBy::shape_match:

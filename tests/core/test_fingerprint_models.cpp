@@ -74,7 +74,8 @@ TEST(FingerprintLog, LogsOfTwoModelsAreRefusedNamingBothLinesAndSomeNames) {
                       ": line 2 lists 5, 1 of them by the same name (only in A: "
                       "\"transformer.h.0\", \"transformer.h.1\", \"transformer.h.2\" and 6 more; "
                       "only in B: \"blocks.0\", \"blocks.1\", \"blocks.2\" and 1 more); not "
-                      "compared");
+                      "compared (the same model under other names pairs with --align auto or "
+                      "--map)");
         EXPECT_TRUE(an.buffers.empty());
         EXPECT_EQ(an.verdict.exitCode, 2);
     }

@@ -10,6 +10,8 @@ QString howText(const dumpscope::NamePair& p) {
     case PairedBy::map:
         return p.rule.empty() ? NamePairingModel::tr("set here")
                               : NamePairingModel::tr("map %1").arg(QString::fromStdString(p.rule));
+    case PairedBy::wrapped_match:
+        return NamePairingModel::tr("auto: name under wrapping modules, type and shape");
     case PairedBy::exact_match:
         return NamePairingModel::tr("auto: order, type and shape");
     case PairedBy::shape_match:

@@ -51,9 +51,10 @@ NameMap loadNameMapFile(const std::filesystem::path& path);
 
 // How a pair of differently named buffers came about.
 enum class PairedBy : std::uint8_t {
-    map,         // a rule of the name map
-    exact_match, // auto: the same place in production order, element type and shape
-    shape_match, // auto: the next in production order with the same shape (the type differs)
+    map,           // a rule of the name map
+    wrapped_match, // auto: one name is the other's under wrapping modules, type and shape
+    exact_match,   // auto: the same place in production order, element type and shape
+    shape_match,   // auto: the next in production order with the same shape (the type differs)
 };
 std::string_view pairedByName(PairedBy p); // "map", "auto: order, type and shape", …
 

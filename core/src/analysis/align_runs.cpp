@@ -1,6 +1,7 @@
 #include "analysis/align_runs.h"
 
 #include "analysis/name_rules.h"
+#include "analysis/pair_by_order.h"
 
 #include <algorithm>
 #include <functional>
@@ -20,19 +21,8 @@ bool renamable(const DumpFile& f) {
     return f.error.empty() && (f.location || f.fingerprintOnly);
 }
 
-std::string typeOf(const DumpFile& f) {
-    return f.dtype ? std::string(dtypeName(*f.dtype)) : f.typeName;
-}
-
 struct PlaceFiles {
     std::vector<DumpFile*> a, b; // production order
-};
-
-struct Pairing {
-    DumpFile* a;
-    DumpFile* b;
-    std::optional<PairedBy> by; // none: the same name
-    const NameRule* rule = nullptr;
 };
 
 // What run A's name `name` is looked for under in run B, by the map.
@@ -40,30 +30,6 @@ struct Target {
     std::string name;
     const NameRule* rule = nullptr;
 };
-
-// Pairs what is left at one place, A and B in production order: first the buffers at the same
-// place among the left ones with the same type and shape, then each of A's with the next of
-// B's with its shape.
-void pairByOrder(std::vector<DumpFile*> leftA, std::vector<DumpFile*> leftB,
-                 std::vector<Pairing>& out) {
-    const std::size_t n = std::min(leftA.size(), leftB.size());
-    for (std::size_t i = 0; i < n; ++i)
-        if (typeOf(*leftA[i]) == typeOf(*leftB[i]) && leftA[i]->shape == leftB[i]->shape) {
-            out.push_back({leftA[i], leftB[i], PairedBy::exact_match});
-            leftA[i] = leftB[i] = nullptr;
-        }
-    std::size_t from = 0;
-    for (DumpFile* a : leftA) {
-        if (!a) continue;
-        for (std::size_t j = from; j < leftB.size(); ++j)
-            if (leftB[j] && leftB[j]->shape == a->shape) {
-                out.push_back({a, leftB[j], PairedBy::shape_match});
-                leftB[j] = nullptr;
-                from = j + 1;
-                break;
-            }
-    }
-}
 
 std::vector<Pairing> pairPlace(const PlaceFiles& at, AlignMode mode,
                                const std::map<std::string, Target>& targets) {

@@ -204,6 +204,8 @@ std::string_view pairedByName(PairedBy p) {
     switch (p) {
     case PairedBy::map:
         return "map";
+    case PairedBy::wrapped_match:
+        return "wrapped_type_shape";
     case PairedBy::exact_match:
         return "order_type_shape";
     case PairedBy::shape_match:

@@ -194,7 +194,9 @@ std::string otherModelError(const RunScan& a, const RunScan& b) {
                " lists " + std::to_string(atA.names.size()) + " buffers and " + *atB.line +
                " lists " + std::to_string(atB.names.size()) + ", " + std::to_string(shared.size()) +
                " of them by the same name (only in A: " + someOf(onlyA) +
-               "; only in B: " + someOf(onlyB) + "); not compared";
+               "; only in B: " + someOf(onlyB) +
+               "); not compared (the same model under other names pairs with --align auto or "
+               "--map)";
     }
     return {};
 }

@@ -13,6 +13,13 @@ the order tells them apart.
     b_same/       run B's names, the same values: bit for bit run A's
     b_perturbed/  run B's names; from step 1, the largest element of layers.1.ffn.w1's output
                   is 0.1 % larger, and everything computed after it differs with it
+    b_inserted/   run B's names and b_perturbed's values, with one more buffer after the
+                  embedding (extra.cast, f32 [2, 2]): every later buffer is one place further
+    b_wrapped/    run A's names under a wrapping module ("module.", as DistributedDataParallel
+                  names them) and b_perturbed's values, with one more buffer first
+                  (module.loss_scale, f32 [4, 8], the type and shape of four others); its own
+                  buffer, module.model.rotary.cache, has run B's shape: it pairs with nothing
+    b_bf16/       run B's names, b_same's values rounded to bf16
     map.txt, map.json, map_bad_*.txt|json   name maps from run A's names to run B's
 
 Each run also holds a buffer the other does not have (run A: model.rotary.cache, run B:
@@ -51,7 +58,7 @@ NAMES_B = {
 }
 
 
-def run(names, perturb_from_step=None):
+def run(names, perturb_from_step=None, first=None, after_embed=None):
     torch.manual_seed(0)
     embed = torch.randn(16, DIM)
     layers = [(torch.randn(DIM, DIM), torch.randn(DIM, 2 * DIM), torch.randn(2 * DIM, DIM))
@@ -60,9 +67,13 @@ def run(names, perturb_from_step=None):
     steps = []
     for step in range(STEPS):
         out = collections.OrderedDict()
+        if first:
+            out[first] = torch.full((TOKENS, DIM), 2.0)
         tokens = torch.arange(TOKENS) * (step + 1) % 16
         x = embed[tokens]
         out[names["embed"]] = x.clone()
+        if after_embed:
+            out[after_embed] = torch.eye(2)
         for i, (wq, wup, wdown) in enumerate(layers):
             q = x @ wq
             out[names["q"].format(i)] = q.clone()
@@ -75,7 +86,7 @@ def run(names, perturb_from_step=None):
         x = x / x.norm(dim=-1, keepdim=True)
         out[names["norm"]] = x.clone()
         out[names["head"]] = (x @ head).clone()
-        if names is NAMES_A:
+        if names["own"] == NAMES_A["own"]:
             out[names["own"]] = torch.ones(3, 3)
         else:
             out[names["own"]] = torch.zeros(5)
@@ -99,6 +110,11 @@ def text(name, body):
 write("a", run(NAMES_A))
 write("b_same", run(NAMES_B))
 write("b_perturbed", run(NAMES_B, perturb_from_step=1))
+write("b_inserted", run(NAMES_B, perturb_from_step=1, after_embed="extra.cast"))
+write("b_bf16", [collections.OrderedDict((k, v.to(torch.bfloat16)) for k, v in step.items())
+                 for step in run(NAMES_B)])
+write("b_wrapped", run({k: "module." + v for k, v in NAMES_A.items()}, perturb_from_step=1,
+                       first="module.loss_scale"))
 
 text("map.txt", "# run A's name (a pattern)      run B's name\n"
      "^model\\.layers\\.(\\d+)\\.attn\\.q_proj\\.   layers.\\1.attention.q.\n"
