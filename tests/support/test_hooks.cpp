@@ -2,6 +2,7 @@
 // the core's tests only, so no installed binary carries them.
 #include "test_hooks.h"
 
+#include "analysis/count_plans.h"
 #include "compare/dense_f32.h"
 #include "formats/inflate_stream.h"
 
@@ -15,6 +16,7 @@ std::atomic<std::uint64_t> g_blocks{0};
 std::atomic<std::uint64_t> g_thresholdBlocks{0};
 std::atomic<std::uint64_t> g_singleBlocks{0};
 std::atomic<std::uint64_t> g_inflatedBytes{0};
+std::atomic<std::uint64_t> g_plans{0};
 } // namespace
 
 namespace hooks {
@@ -33,6 +35,9 @@ void countThresholdBlock() {
 void countInflatedBytes(std::uint64_t bytes) {
     g_inflatedBytes.fetch_add(bytes, std::memory_order_relaxed);
 }
+void countPlan() {
+    g_plans.fetch_add(1, std::memory_order_relaxed);
+}
 } // namespace hooks
 
 void setVectorPathsAllowed(bool allowed) {
@@ -49,6 +54,9 @@ std::uint64_t denseSingleBlocks() {
 }
 std::uint64_t inflatedBytes() {
     return g_inflatedBytes.load(std::memory_order_relaxed);
+}
+std::uint64_t plansMade() {
+    return g_plans.load(std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

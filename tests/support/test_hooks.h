@@ -1,7 +1,8 @@
 #pragma once
 
 // The core's test hooks, as the tests use them (their weak declarations are in
-// core/src/compare/dense_f32.h and core/src/formats/inflate_stream.h). Only binaries that link
+// core/src/compare/dense_f32.h, core/src/formats/inflate_stream.h and
+// core/src/analysis/count_plans.h). Only binaries that link
 // dumpscope_test_hooks have them.
 
 #include <cstdint>
@@ -19,5 +20,7 @@ std::uint64_t denseThresholdBlocks();
 std::uint64_t denseSingleBlocks();
 // How many bytes every InflateStream in this process has inflated (formats/inflate_stream.h).
 std::uint64_t inflatedBytes();
+// How many times a pair's runs were scanned and planned (analysis/count_plans.h).
+std::uint64_t plansMade();
 
 } // namespace dumpscope::detail

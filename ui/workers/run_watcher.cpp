@@ -1,14 +1,17 @@
 #include "workers/run_watcher.h"
+#include "workers/background_job.h"
 
 #include "dumpscope/scan.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QMetaObject>
 #include <QSet>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <thread>
 #include <utility>
 
 using dumpscope::PairListing;
@@ -36,13 +39,18 @@ void RunWatcher::watch(const QString& runA, const QString& runB) {
     m_runB = runB;
     for (const QString& dir : {runA, runB})
         if (QFileInfo(dir).isDir()) m_fs.addPath(dir);
-    list();
-    m_lastEmitted = m_completion.latest();
+    m_baseline = true;
+    startListing();
     emit stateChanged();
 }
 
 void RunWatcher::stop() {
     m_timer.stop();
+    // A listing still running belongs to the pair watched until now.
+    ++m_generation;
+    stopAll(m_jobs);
+    reapExited(m_jobs);
+    m_listing = m_baseline = m_listAgain = false;
     if (const QStringList paths = m_fs.files() + m_fs.directories(); !paths.isEmpty())
         m_fs.removePaths(paths);
     m_runA.clear();
@@ -76,28 +84,39 @@ void RunWatcher::onEvent() {
         return;
     }
     // Restarts: the listing waits for a quiet interval, so a job writing a burst of files costs
-    // one listing on the GUI thread, not one per file.
+    // one listing, not one per file.
     m_timer.start(m_debounceMs);
 }
 
-// Both runs' step files as the core's scan sees them, given to the rule, and the newest step's
-// files watched.
-void RunWatcher::list() {
+// What a listing found, made on the job's thread from its own copies of the watcher's settings.
+struct RunWatcher::Listing {
+    dumpscope::PairListing pair;
+    Clock::time_point at;
+    QSet<QString> newest, folders; // the files and folders to watch
+};
+
+struct RunWatcher::ListJob : BackgroundJob {};
+
+namespace {
+
+// Both runs' step files as the core's scan sees them, and what to watch: the newest step's files
+// and the folders they land in.
+void listRuns(const std::array<QString, 2>& dirs, const std::string& layout, QSet<QString>& newest,
+              QSet<QString>& folders, dumpscope::PairListing& pair) {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
-    QSet<QString> newest, folders;
     std::array<dumpscope::RunScan, 2> scans;
     for (int run : {0, 1}) {
-        const QString& dir = run == 0 ? m_runA : m_runB;
+        const QString& dir = dirs[run];
         const dumpscope::RunScan& scan = scans[run] =
-            dumpscope::scanRun(dir.toStdString(), {m_layout, false}); // on the GUI thread
+            dumpscope::scanRun(dir.toStdString(), {layout, false});
         // Also a directory created after watch() started (the job had not made it yet).
         if (QFileInfo(dir).isDir()) folders << dir;
         if (scan.files.empty()) continue;
         const std::uint64_t last = scan.files.rbegin()->first.step;
         for (auto it = scan.files.lower_bound({last, std::string(), 0});
-             it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it) {
+             it != scan.files.end() && newest.size() < RunWatcher::kMaxWatchedFiles; ++it) {
             const QString file =
                 QFile::decodeName(QByteArray::fromStdString(scan.pathOf(it->second).string()));
             if (newest.contains(file)) continue; // a file holding several tensors
@@ -109,25 +128,86 @@ void RunWatcher::list() {
                 folders << up;
         }
     }
+    pair = dumpscope::pairListing(scans[0], scans[1]);
+}
+
+} // namespace
+
+RunWatcher::~RunWatcher() {
+    stopAndJoinAll(m_jobs);
+}
+
+// Lists the pair on a job's thread; the result comes back as a queued call, dropped if the
+// watcher has moved on to another pair (or none) meanwhile.
+void RunWatcher::startListing() {
+    reapExited(m_jobs);
+    m_listing = true;
+    auto job = std::make_shared<ListJob>();
+    const quint64 generation = m_generation;
+    const std::array<QString, 2> dirs{m_runA, m_runB};
+    job->thread = std::thread([this, job, generation, dirs, layout = m_layout] {
+        auto listing = std::make_shared<Listing>();
+        listRuns(dirs, layout, listing->newest, listing->folders, listing->pair);
+        listing->at = Clock::now();
+        if (!job->stop)
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, listing] {
+                    if (generation == m_generation) onListed(*listing);
+                },
+                Qt::QueuedConnection);
+        job->exited = true;
+    });
+    m_jobs.push_back(std::move(job));
+}
+
+// The listing's files and folders watched, and the listing given to the rule.
+void RunWatcher::apply(Listing& listing) {
+    const QSet<QString>& folders = listing.folders;
+    const QSet<QString>& newest = listing.newest;
     const QStringList watchedFolders = m_fs.directories();
     QStringList oldFolders, newFolders;
     for (const QString& d : watchedFolders)
         if (!folders.contains(d)) oldFolders << d;
-    for (const QString& d : std::as_const(folders))
+    for (const QString& d : folders)
         if (!watchedFolders.contains(d)) newFolders << d;
     if (!oldFolders.isEmpty()) m_fs.removePaths(oldFolders);
     if (!newFolders.isEmpty()) m_fs.addPaths(newFolders);
-    m_completion.observe(scans[0], scans[1], Clock::now());
+    m_completion.observe(std::move(listing.pair), listing.at);
     // Sets: comparing two lists of a step's files element by element was quadratic.
     const QStringList watchedList = m_fs.files();
     const QSet<QString> watched(watchedList.begin(), watchedList.end());
     QStringList gone, added;
     for (const QString& f : watchedList)
         if (!newest.contains(f)) gone << f;
-    for (const QString& f : std::as_const(newest))
+    for (const QString& f : newest)
         if (!watched.contains(f)) added << f;
     if (!gone.isEmpty()) m_fs.removePaths(gone);
     if (!added.isEmpty()) m_fs.addPaths(added);
+}
+
+void RunWatcher::onListed(Listing& listing) {
+    m_listing = false;
+    apply(listing);
+    const bool baseline = std::exchange(m_baseline, false);
+    if (baseline) m_lastEmitted = m_completion.latest();
+    emit listed();
+    if (m_paused) {
+        // Resuming lists again and acts on it.
+        if (!baseline || m_listAgain) {
+            m_listAgain = false;
+            if (!m_pendingChange) {
+                m_pendingChange = true;
+                emit stateChanged();
+            }
+        }
+        return;
+    }
+    if (!baseline) decide();
+    if (std::exchange(m_listAgain, false)) {
+        m_timer.stop();
+        startListing();
+    }
 }
 
 // A step is complete by the rule with files other than those last emitted (or none emitted).
@@ -142,7 +222,15 @@ bool RunWatcher::completesSomething() const {
 
 void RunWatcher::settle() {
     if (!isWatching() || m_paused) return;
-    list();
+    if (m_listing) {
+        m_listAgain = true;
+        return;
+    }
+    startListing();
+}
+
+// After a listing: emits, or lists again when waiting could complete something.
+void RunWatcher::decide() {
     const PairListing& seen = m_completion.latest();
     if (seen == m_lastEmitted) return; // touched, but nothing a comparison would see
     // What completes no step (a step in one run only, files removed, a run directory gone) is
