@@ -11,10 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
 using dumpscope::PairListing;
+using dumpscope::StepCompletion;
 using Clock = dumpscope::StepCompletion::Clock;
 
 RunWatcher::RunWatcher(QObject* parent)
@@ -56,7 +59,7 @@ void RunWatcher::stop() {
     m_runA.clear();
     m_runB.clear();
     m_completion.clear();
-    m_lastEmitted = {};
+    m_lastEmitted = std::make_shared<const PairListing>();
     m_pendingChange = false;
     emit stateChanged();
 }
@@ -88,11 +91,16 @@ void RunWatcher::onEvent() {
     m_timer.start(m_debounceMs);
 }
 
-// What a listing found, made on the job's thread from its own copies of the watcher's settings.
+// A listing and what follows from it, made on the job's thread from its own copies of the
+// watcher's state.
 struct RunWatcher::Listing {
-    dumpscope::PairListing pair;
-    Clock::time_point at;
-    QSet<QString> newest, folders; // the files and folders to watch
+    dumpscope::StepCompletion completion; // the watcher's, given the listing
+    QSet<QString> newest, folders;        // the files and folders to watch
+    // What the watcher does next: with `baseline`, takes `emitted` as the listing last emitted;
+    // else emits `emitted` when set, or lists again after `relistMs` when set.
+    bool baseline = false;
+    std::shared_ptr<const PairListing> emitted;
+    std::optional<int> relistMs;
 };
 
 struct RunWatcher::ListJob : BackgroundJob {};
@@ -101,8 +109,8 @@ namespace {
 
 // Both runs' step files as the core's scan sees them, and what to watch: the newest step's files
 // and the folders they land in.
-void listRuns(const std::array<QString, 2>& dirs, const std::string& layout, QSet<QString>& newest,
-              QSet<QString>& folders, dumpscope::PairListing& pair) {
+PairListing listRuns(const std::array<QString, 2>& dirs, const std::string& layout,
+                     QSet<QString>& newest, QSet<QString>& folders) {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
@@ -128,7 +136,38 @@ void listRuns(const std::array<QString, 2>& dirs, const std::string& layout, QSe
                 folders << up;
         }
     }
-    pair = dumpscope::pairListing(scans[0], scans[1]);
+    return dumpscope::pairListing(scans[0], scans[1]);
+}
+
+// A step is complete by the rule with files other than those last emitted (or none emitted).
+bool completesSomething(const StepCompletion& completion, const PairListing& lastEmitted) {
+    const PairListing& seen = completion.latest();
+    for (const std::uint64_t step : completion.completeSteps()) {
+        const auto it = lastEmitted.steps.find(step);
+        if (it == lastEmitted.steps.end() || it->second != seen.steps.at(step)) return true;
+    }
+    return false;
+}
+
+// After a listing that is not the baseline: emit it, or list again when waiting could complete
+// a step or when the whole listing will have kept still, whichever comes first (never later
+// than one interval), or nothing when it is the one last emitted.
+void decide(const StepCompletion& completion, const PairListing& lastEmitted, int intervalMs,
+            std::shared_ptr<const PairListing>& emitted, std::optional<int>& relistMs) {
+    const PairListing& seen = completion.latest();
+    if (seen == lastEmitted) return; // touched, but nothing a comparison would see
+    // What completes no step (a step in one run only, files removed, a run directory gone) is
+    // emitted once the whole listing has kept still as long as a step must.
+    const bool keptStill = *completion.listedAt() - *completion.lastChange() >= completion.settle();
+    if (completesSomething(completion, lastEmitted) || keptStill) {
+        emitted = std::make_shared<const PairListing>(seen);
+        return;
+    }
+    Clock::time_point next = *completion.lastChange() + completion.settle();
+    if (const auto step = completion.nextCompletion()) next = std::min(next, *step);
+    const auto wait =
+        std::chrono::ceil<std::chrono::milliseconds>(next - *completion.listedAt()).count();
+    relistMs = static_cast<int>(std::max<long long>(1, std::min<long long>(wait, intervalMs)));
 }
 
 } // namespace
@@ -143,12 +182,19 @@ void RunWatcher::startListing() {
     reapExited(m_jobs);
     m_listing = true;
     auto job = std::make_shared<ListJob>();
-    const quint64 generation = m_generation;
-    const std::array<QString, 2> dirs{m_runA, m_runB};
-    job->thread = std::thread([this, job, generation, dirs, layout = m_layout] {
-        auto listing = std::make_shared<Listing>();
-        listRuns(dirs, layout, listing->newest, listing->folders, listing->pair);
-        listing->at = Clock::now();
+    auto listing = std::make_shared<Listing>();
+    listing->completion = std::move(m_completion);
+    listing->baseline = m_baseline;
+    job->thread = std::thread([this, job, listing, generation = m_generation,
+                               dirs = std::array<QString, 2>{m_runA, m_runB}, layout = m_layout,
+                               lastEmitted = m_lastEmitted, intervalMs = m_debounceMs] {
+        PairListing pair = listRuns(dirs, layout, listing->newest, listing->folders);
+        listing->completion.observe(std::move(pair), Clock::now());
+        if (listing->baseline)
+            listing->emitted = std::make_shared<const PairListing>(listing->completion.latest());
+        else
+            decide(listing->completion, *lastEmitted, intervalMs, listing->emitted,
+                   listing->relistMs);
         if (!job->stop)
             QMetaObject::invokeMethod(
                 this,
@@ -161,8 +207,8 @@ void RunWatcher::startListing() {
     m_jobs.push_back(std::move(job));
 }
 
-// The listing's files and folders watched, and the listing given to the rule.
-void RunWatcher::apply(Listing& listing) {
+// The listing's newest files and their folders watched, and no others.
+void RunWatcher::watchFiles(const Listing& listing) {
     const QSet<QString>& folders = listing.folders;
     const QSet<QString>& newest = listing.newest;
     const QStringList watchedFolders = m_fs.directories();
@@ -173,7 +219,6 @@ void RunWatcher::apply(Listing& listing) {
         if (!watchedFolders.contains(d)) newFolders << d;
     if (!oldFolders.isEmpty()) m_fs.removePaths(oldFolders);
     if (!newFolders.isEmpty()) m_fs.addPaths(newFolders);
-    m_completion.observe(std::move(listing.pair), listing.at);
     // Sets: comparing two lists of a step's files element by element was quadratic.
     const QStringList watchedList = m_fs.files();
     const QSet<QString> watched(watchedList.begin(), watchedList.end());
@@ -188,13 +233,15 @@ void RunWatcher::apply(Listing& listing) {
 
 void RunWatcher::onListed(Listing& listing) {
     m_listing = false;
-    apply(listing);
-    const bool baseline = std::exchange(m_baseline, false);
-    if (baseline) m_lastEmitted = m_completion.latest();
+    m_baseline = false;
+    m_completion = std::move(listing.completion);
+    m_completion.setSettle(std::chrono::milliseconds(m_debounceMs)); // if set meanwhile
+    watchFiles(listing);
+    if (listing.baseline) m_lastEmitted = listing.emitted;
     emit listed();
     if (m_paused) {
-        // Resuming lists again and acts on it.
-        if (!baseline || m_listAgain) {
+        // Nothing is emitted while paused; resuming lists again and acts on it.
+        if (!listing.baseline || m_listAgain) {
             m_listAgain = false;
             if (!m_pendingChange) {
                 m_pendingChange = true;
@@ -203,23 +250,20 @@ void RunWatcher::onListed(Listing& listing) {
         }
         return;
     }
-    if (!baseline) decide();
     if (std::exchange(m_listAgain, false)) {
+        // An interval ended while the listing ran: what it decided may be out of date already.
         m_timer.stop();
         startListing();
+        return;
+    }
+    if (listing.baseline) return;
+    if (listing.emitted) {
+        m_lastEmitted = listing.emitted;
+        emit runsChanged();
+    } else if (listing.relistMs) {
+        m_timer.start(*listing.relistMs);
     }
 }
-
-// A step is complete by the rule with files other than those last emitted (or none emitted).
-bool RunWatcher::completesSomething() const {
-    const PairListing& seen = m_completion.latest();
-    for (const std::uint64_t step : m_completion.completeSteps()) {
-        const auto it = m_lastEmitted.steps.find(step);
-        if (it == m_lastEmitted.steps.end() || it->second != seen.steps.at(step)) return true;
-    }
-    return false;
-}
-
 void RunWatcher::settle() {
     if (!isWatching() || m_paused) return;
     if (m_listing) {
@@ -227,31 +271,4 @@ void RunWatcher::settle() {
         return;
     }
     startListing();
-}
-
-// After a listing: emits, or lists again when waiting could complete something.
-void RunWatcher::decide() {
-    const PairListing& seen = m_completion.latest();
-    if (seen == m_lastEmitted) return; // touched, but nothing a comparison would see
-    // What completes no step (a step in one run only, files removed, a run directory gone) is
-    // emitted once the whole listing has kept still as long as a step must.
-    const bool keptStill =
-        *m_completion.listedAt() - *m_completion.lastChange() >= m_completion.settle();
-    if (completesSomething() || keptStill) {
-        m_lastEmitted = seen;
-        emit runsChanged();
-        return;
-    }
-    scheduleNextListing();
-}
-
-// Something listed is not emitted yet: list again when waiting could complete a step, or when
-// the whole listing will have kept still, whichever comes first (never later than one interval).
-void RunWatcher::scheduleNextListing() {
-    Clock::time_point next = *m_completion.lastChange() + m_completion.settle();
-    if (const auto step = m_completion.nextCompletion()) next = std::min(next, *step);
-    const auto wait =
-        std::chrono::ceil<std::chrono::milliseconds>(next - *m_completion.listedAt()).count();
-    m_timer.start(
-        static_cast<int>(std::max<long long>(1, std::min<long long>(wait, m_debounceMs))));
 }

@@ -76,21 +76,21 @@ class RunWatcher : public QObject {
     struct Listing;
     struct ListJob;
     void startListing();
-    void apply(Listing& listing);
+    void watchFiles(const Listing& listing);
     void onListed(Listing& listing);
-    void decide();
     void onEvent();
     void settle();
-    bool completesSomething() const;
-    void scheduleNextListing();
 
     QFileSystemWatcher m_fs;
     QTimer m_timer;
     int m_debounceMs = 600;
     QString m_runA, m_runB;
     std::string m_layout;
+    // Both with the running listing's job while it runs: a listing of a long run holds a file
+    // entry per step, too many to copy or compare on the GUI thread.
     dumpscope::StepCompletion m_completion;
-    dumpscope::PairListing m_lastEmitted;
+    std::shared_ptr<const dumpscope::PairListing> m_lastEmitted =
+        std::make_shared<const dumpscope::PairListing>(); // never null
     bool m_paused = false;
     bool m_pendingChange = false;
     // Listings: the running one's results are applied only while m_generation is the one it was
