@@ -61,11 +61,12 @@ void BufferSearch::setSnapshot(const SnapshotPtr& snapshot) {
     const bool sameBuffers = snapshot && m_namesOf != 0 && snapshot->planSerial == m_namesOf;
     m_namesOf = snapshot ? snapshot->planSerial : 0;
     if (sameBuffers) return;
-    ++m_namesListed;
     std::set<QString> unique;
-    if (snapshot)
+    if (snapshot) {
+        ++m_namesListed;
         for (const auto& b : snapshot->analysis->buffers)
             unique.insert(QString::fromStdString(b.name));
+    }
     const QStringList names(unique.begin(), unique.end());
     if (names != m_names->stringList()) m_names->setStringList(names);
 }
