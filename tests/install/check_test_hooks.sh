@@ -10,7 +10,7 @@ shift
 fail() { echo "FAILED: $*" >&2; exit 1; }
 command -v nm >/dev/null || fail "nm not found (binutils, which g++ brings)"
 hooks=(vectorPathsAllowed countDenseBlock countSingleBlock countThresholdBlock countInflatedBytes
-    countNameLookups)
+    countNameLookups countPlan)
 
 # One line per hook symbol: "TYPE NAME", demangled (a name may hold spaces: "(unsigned long)").
 symbols() { nm -C "$1" | sed -n 's/^.* \([A-Za-z]\) \(dumpscope::detail::hooks::.*\)$/\1 \2/p'; }

@@ -3,6 +3,7 @@
 // the core's tests only, so no installed binary carries them.
 #include "test_hooks.h"
 
+#include "analysis/count_plans.h"
 #include "analysis/lookup_count.h"
 #include "compare/dense_f32.h"
 #include "formats/inflate_stream.h"
@@ -18,6 +19,7 @@ std::atomic<std::uint64_t> g_thresholdBlocks{0};
 std::atomic<std::uint64_t> g_singleBlocks{0};
 std::atomic<std::uint64_t> g_inflatedBytes{0};
 std::atomic<std::uint64_t> g_nameLookups{0};
+std::atomic<std::uint64_t> g_plans{0};
 } // namespace
 
 namespace hooks {
@@ -39,6 +41,9 @@ void countInflatedBytes(std::uint64_t bytes) {
 void countNameLookups(std::uint64_t lookups) {
     g_nameLookups.fetch_add(lookups, std::memory_order_relaxed);
 }
+void countPlan() {
+    g_plans.fetch_add(1, std::memory_order_relaxed);
+}
 } // namespace hooks
 
 void setVectorPathsAllowed(bool allowed) {
@@ -58,6 +63,9 @@ std::uint64_t inflatedBytes() {
 }
 std::uint64_t nameLookups() {
     return g_nameLookups.load(std::memory_order_relaxed);
+}
+std::uint64_t plansMade() {
+    return g_plans.load(std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

@@ -1,5 +1,6 @@
 // The analysis worker on its own: snapshots fill in as buffers finish, and nothing of a
 // superseded or cancelled analysis reaches a receiver.
+#include "test_hooks.h"
 #include "test_support.h"
 #include "ui_test_util.h"
 #include "workers/analysis_worker.h"
@@ -37,18 +38,22 @@ std::size_t comparedBuffers(const SnapshotPtr& s) {
 TEST(AnalysisWorker, SnapshotsFillInAsBuffersFinish) {
     TempDir dir;
     dumpscope::uitest::writeLargePair(dir.path(), 6, 2048);
+    const std::uint64_t plansBefore = dumpscope::detail::plansMade();
     AnalysisWorker worker;
     QSignalSpy planned(&worker, &AnalysisWorker::planned);
     QSignalSpy progressed(&worker, &AnalysisWorker::progressed);
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
     const quint64 seq = worker.start(pairIn(dir));
     ASSERT_TRUE(finished.wait(120000));
+    // The pair is scanned and planned once: the skeleton shown and the comparison share it.
+    EXPECT_EQ(dumpscope::detail::plansMade() - plansBefore, 1u);
 
     ASSERT_EQ(planned.count(), 1);
     const auto skeleton = planned.at(0).at(1).value<SnapshotPtr>();
     EXPECT_EQ(planned.at(0).at(0).toULongLong(), seq);
     EXPECT_EQ(skeleton->total, 6u * 31u);
     EXPECT_EQ(comparedBuffers(skeleton), 0u);
+    EXPECT_EQ(skeleton->planSerial, skeleton->serial);
 
     // Each progress snapshot holds exactly the buffers compared so far, never fewer later.
     std::size_t last = 0;
@@ -58,13 +63,18 @@ TEST(AnalysisWorker, SnapshotsFillInAsBuffersFinish) {
         EXPECT_FALSE(s->finished);
         EXPECT_EQ(comparedBuffers(s), s->nDone);
         EXPECT_GE(s->nDone, last);
+        EXPECT_EQ(s->planSerial, skeleton->serial);
         last = s->nDone;
     }
     const auto final = finished.at(0).at(1).value<SnapshotPtr>();
     EXPECT_TRUE(final->finished);
+    EXPECT_EQ(final->planSerial, skeleton->serial);
     EXPECT_EQ(comparedBuffers(final), final->total);
     EXPECT_EQ(final->analysis->verdict.firstDivergentStep, std::optional<std::uint64_t>(1));
     EXPECT_FALSE(worker.isRunning());
+    // The skeleton published first still shows nothing compared: the comparison wrote its own
+    // copy of the plan.
+    EXPECT_EQ(comparedBuffers(skeleton), 0u);
 }
 
 TEST(AnalysisWorker, SupersededAndCancelledAnalysesAreDropped) {

@@ -46,9 +46,12 @@ struct Window {
                        QString::fromStdString((dir / "b").string()))
             ->stats();
     }
+    // Returns once the watcher's first listing, the baseline new files are told from, is in.
     void open(const TempDir& dir) {
+        QSignalSpy listed(window.runWatcher(), &RunWatcher::listed);
         window.openPair({QString::fromStdString((dir / "a").string()),
                          QString::fromStdString((dir / "b").string())});
+        EXPECT_TRUE(listed.count() > 0 || listed.wait(60000));
     }
 };
 
@@ -203,8 +206,10 @@ TEST(RunWatcher, AStepOfThousandsOfFilesWatchesABoundedNumber) {
     RunWatcher watcher;
     watcher.setDebounceMs(50);
     QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
+    QSignalSpy listed(&watcher, &RunWatcher::listed);
     watcher.watch(QString::fromStdString((dir / "a").string()),
                   QString::fromStdString((dir / "b").string()));
+    ASSERT_TRUE(listed.wait(60000));
     EXPECT_EQ(watcher.watchedFileCount(), RunWatcher::kMaxWatchedFiles);
     dumpscope::test::writeDump(dir / "a", 1, "x0", std::vector<float>{1});
     dumpscope::test::writeDump(dir / "b", 1, "x0", std::vector<float>{1});

@@ -28,6 +28,14 @@ bool waitUntil(const std::function<bool()>& done) {
     return true;
 }
 
+// Starts watching the pair in `dir` and returns once the first listing, the baseline, is in.
+bool watchAndList(RunWatcher& watcher, const TempDir& dir) {
+    QSignalSpy listed(&watcher, &RunWatcher::listed);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+    return listed.wait(60000);
+}
+
 void writeStep(const TempDir& dir, const char* run, std::uint64_t step, int files) {
     for (int i = 0; i < files; ++i)
         dumpscope::test::writeDump(dir / run, step, "x" + std::to_string(i), std::vector<float>{1});
@@ -42,8 +50,7 @@ TEST(RunWatcherRule, ALaterStepInBothRunsCompletesAStepAtOnce) {
     RunWatcher watcher;
     watcher.setDebounceMs(1000);
     QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
-    watcher.watch(QString::fromStdString((dir / "a").string()),
-                  QString::fromStdString((dir / "b").string()));
+    ASSERT_TRUE(watchAndList(watcher, dir));
 
     // Step 0 lands; the first listing after the quiet interval watches its files (one per run)
     // and finds it too new to be complete.
@@ -75,8 +82,7 @@ TEST(RunWatcherRule, AStepInOneRunOnlyIsEmittedOnceTheListingKeptStill) {
     RunWatcher watcher;
     watcher.setDebounceMs(100);
     QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
-    watcher.watch(QString::fromStdString((dir / "a").string()),
-                  QString::fromStdString((dir / "b").string()));
+    ASSERT_TRUE(watchAndList(watcher, dir));
     writeStep(dir, "a", 1, 1);
     ASSERT_TRUE(waitUntil([&] { return changed.count() == 1; }));
     QTest::qWait(400);
@@ -88,4 +94,35 @@ TEST(RunWatcherRule, TheDebounceIsTheSettleInterval) {
     EXPECT_EQ(watcher.debounceMs(), 600);
     watcher.setDebounceMs(250);
     EXPECT_EQ(watcher.debounceMs(), 250);
+}
+
+// The listing runs on a thread of its own: watch() returns before it is applied, and the window's
+// thread keeps handling events while a large run is listed.
+TEST(RunWatcherRule, TheListingIsAppliedAfterWatchReturns) {
+    TempDir dir;
+    writeStep(dir, "a", 0, 3);
+    writeStep(dir, "b", 0, 3);
+    RunWatcher watcher;
+    QSignalSpy listed(&watcher, &RunWatcher::listed);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+    EXPECT_TRUE(watcher.isListing());
+    EXPECT_EQ(listed.count(), 0);
+    EXPECT_EQ(watcher.watchedFileCount(), 0) << "nothing listed yet when watch() returns";
+    ASSERT_TRUE(listed.wait(60000));
+    EXPECT_FALSE(watcher.isListing());
+    EXPECT_EQ(watcher.watchedFileCount(), 6) << "step 0's files in both runs";
+
+    // A listing of a pair no longer watched is dropped, not applied to the next one.
+    TempDir other;
+    writeStep(other, "a", 4, 1);
+    writeStep(other, "b", 4, 1);
+    watcher.watch(QString::fromStdString((dir / "a").string()),
+                  QString::fromStdString((dir / "b").string()));
+    watcher.watch(QString::fromStdString((other / "a").string()),
+                  QString::fromStdString((other / "b").string()));
+    ASSERT_TRUE(listed.wait(60000));
+    QTest::qWait(200);
+    EXPECT_EQ(listed.count(), 2) << "the first pair's second listing was dropped";
+    EXPECT_EQ(watcher.watchedFileCount(), 2);
 }

@@ -280,3 +280,18 @@ TEST(BufferSearch, LocateBufferPrefersTheCurrentStepThenTheFirstDivergence) {
     EXPECT_EQ(where("nothing", 0), "");
     EXPECT_EQ(where("  ", 0), "");
 }
+
+// Every snapshot of one plan lists the same buffers: the names offered are listed from the
+// planned one only, not again from each progress snapshot or the final one, and again for the
+// next plan (a reload).
+TEST(BufferSearch, TheNamesAreListedOncePerPlan) {
+    OpenWindow w;
+    BufferSearch* search = w.triage().bufferSearch();
+    EXPECT_EQ(search->namesListed(), 1);
+    w.window.reload();
+    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    EXPECT_EQ(search->namesListed(), 2);
+    EXPECT_EQ(
+        qobject_cast<QStringListModel*>(search->nameCompleter()->model())->stringList(),
+        (QStringList{"cfc_grad_b_scratch", "pi_logits", "q_logits", "sampled_h_t", "v_pred"}));
+}

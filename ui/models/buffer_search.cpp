@@ -56,16 +56,17 @@ BufferSearch::BufferSearch(QWidget* parent)
 }
 
 void BufferSearch::setSnapshot(const SnapshotPtr& snapshot) {
-    // The next snapshot of the same analysis lists the same buffers: their names are known, and
-    // listing them again would cost every buffer on each snapshot.
-    const bool sameBuffers =
-        snapshot && m_namesOf != 0 && snapshot->changes && snapshot->changes->since == m_namesOf;
-    m_namesOf = snapshot ? snapshot->serial : 0;
+    // Every snapshot of one plan, the final one included, lists the same buffers: their names
+    // are known, and listing them again would cost every buffer on each snapshot.
+    const bool sameBuffers = snapshot && m_namesOf != 0 && snapshot->planSerial == m_namesOf;
+    m_namesOf = snapshot ? snapshot->planSerial : 0;
     if (sameBuffers) return;
     std::set<QString> unique;
-    if (snapshot)
+    if (snapshot) {
+        ++m_namesListed;
         for (const auto& b : snapshot->analysis->buffers)
             unique.insert(QString::fromStdString(b.name));
+    }
     const QStringList names(unique.begin(), unique.end());
     if (names != m_names->stringList()) m_names->setStringList(names);
 }

@@ -38,6 +38,8 @@ class BufferSearch : public QLineEdit {
     // Focus and select the text, ready to type over (what Ctrl+F does).
     void activate();
     QCompleter* nameCompleter() const { return m_completer; }
+    // How many snapshots the names were listed from (each listing reads every buffer).
+    int namesListed() const { return m_namesListed; }
 
   signals:
     void bufferChosen(const QString& text);
@@ -46,5 +48,6 @@ class BufferSearch : public QLineEdit {
     QStringListModel* m_names;
     QCompleter* m_completer;
     QSortFilterProxyModel* m_proxy = nullptr;
-    std::uint64_t m_namesOf = 0; // serial of the snapshot the names were listed from, or 0
+    std::uint64_t m_namesOf = 0; // planSerial of the snapshot the names were listed from, or 0
+    int m_namesListed = 0;
 };

@@ -258,6 +258,7 @@ SnapshotPtr TriageView::shownOf(const SnapshotPtr& snapshot) const {
         dumpscope::rankView(*snapshot->analysis, *rank));
     // Its buffers are numbered anew: nothing is known of what changed since the last one.
     view->serial = 0;
+    view->planSerial = 0;
     view->changes.reset();
     return view;
 }

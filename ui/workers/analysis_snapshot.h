@@ -32,6 +32,9 @@ struct AnalysisSnapshot {
     // what came before it).
     std::uint64_t serial = 0;
     std::optional<SnapshotChanges> changes; // since the previous snapshot of the same analysis
+    // The serial of the analysis' planned snapshot: snapshots with the same nonzero planSerial
+    // list the same buffers in the same order (of the same plan), whatever they compared since.
+    std::uint64_t planSerial = 0;
 
     // Compared yet: until then a buffer's status is plan()'s placeholder, not a result.
     bool isDone(std::size_t bufferIndex) const {

@@ -30,15 +30,17 @@ namespace {
 // Process-wide, so that a snapshot's `since` can only name a snapshot of the same analysis.
 std::atomic<std::uint64_t> g_lastSerial{0};
 
+// planSerial: that of the analysis' planned snapshot, or 0 for the planned one itself.
 std::shared_ptr<AnalysisSnapshot> makeSnapshot(std::shared_ptr<const dumpscope::Analysis> analysis,
-                                               std::size_t nDone, std::size_t total,
-                                               bool finished) {
+                                               std::size_t nDone, std::size_t total, bool finished,
+                                               std::uint64_t planSerial) {
     auto snapshot = std::make_shared<AnalysisSnapshot>();
     snapshot->analysis = std::move(analysis);
     snapshot->nDone = nDone;
     snapshot->total = total;
     snapshot->finished = finished;
     snapshot->serial = ++g_lastSerial;
+    snapshot->planSerial = planSerial ? planSerial : snapshot->serial;
     return snapshot;
 }
 
@@ -51,8 +53,7 @@ class LiveAnalysis {
     std::size_t size() const { return m_live.buffers.size(); }
 
     void setCompared(std::size_t index, const dumpscope::BufferResult& result) {
-        // plan() and analyze() list the buffers in the same order; the check guards against a
-        // directory that changed between the two scans (the final snapshot is exact anyway).
+        // The results are of the plan the live analysis is a copy of: same buffers, same order.
         if (index >= m_live.buffers.size()) return;
         const dumpscope::BufferResult& planned = std::as_const(m_live.buffers)[index];
         if (!planned.pending || planned.step != result.step || planned.name != result.name) return;
@@ -66,17 +67,20 @@ class LiveAnalysis {
         changes.cells = dumpscope::summarizeCompared(m_live, m_compared);
         std::sort(m_compared.begin(), m_compared.end());
         changes.buffers = std::exchange(m_compared, {});
-        auto snapshot =
-            makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone, total, false);
+        auto snapshot = makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone,
+                                     total, false, m_planSerial);
         if (m_lastSerial != 0) snapshot->changes = std::move(changes);
         m_lastSerial = snapshot->serial;
+        m_planSerial = snapshot->planSerial;
         return snapshot;
     }
+    std::uint64_t planSerial() const { return m_planSerial; }
 
   private:
     dumpscope::Analysis m_live;
     std::vector<std::size_t> m_compared; // since the last snapshot
     std::uint64_t m_lastSerial = 0;
+    std::uint64_t m_planSerial = 0; // the first snapshot's, the plan's
 };
 
 } // namespace
@@ -186,7 +190,10 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             floor =
                 std::make_shared<const dumpscope::NoiseFloor>(dumpscope::buildNoiseFloor(pointers));
         }
-        dumpscope::Analysis skeleton = dumpscope::plan(job->runA, job->runB, options);
+        // One plan, one scan of the runs: the live analysis shows a copy of it while
+        // analyzePlanned() compares the plan itself.
+        dumpscope::Analysis pairPlan = dumpscope::plan(job->runA, job->runB, options);
+        dumpscope::Analysis skeleton = pairPlan;
         skeleton.noiseFloor = floor;
         LiveAnalysis live(std::move(skeleton));
         const auto planStart = SnapshotPacer::Clock::now();
@@ -217,7 +224,8 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             }
             return !job->stop.load();
         };
-        dumpscope::Analysis result = dumpscope::analyze(job->runA, job->runB, options, progress);
+        dumpscope::Analysis result =
+            dumpscope::analyzePlanned(std::move(pairPlan), options, progress);
         if (floor && !result.cancelled) dumpscope::applyNoiseFloor(result, floor);
         if (job->stop || result.cancelled) {
             post([this, seq] {
@@ -226,8 +234,9 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             });
         } else {
             const std::size_t n = result.buffers.size();
-            auto final = makeSnapshot(
-                std::make_shared<const dumpscope::Analysis>(std::move(result)), n, n, true);
+            auto final =
+                makeSnapshot(std::make_shared<const dumpscope::Analysis>(std::move(result)), n, n,
+                             true, live.planSerial());
             post([this, seq, final] {
                 m_running = false;
                 emit finished(seq, final);

@@ -15,7 +15,8 @@ namespace dumpscope {
 class ResultCache;
 }
 
-// Runs dumpscope::analyze() off the GUI thread and publishes snapshots as buffers finish.
+// Plans the pair (dumpscope::plan) and compares that plan (analyzePlanned) off the GUI thread,
+// publishing snapshots as buffers finish.
 // Starting a new analysis cancels the previous one; every signal carries the sequence number of
 // the analysis it belongs to, and results of anything but the latest are dropped here, so a
 // receiver never sees a superseded or cancelled analysis' cells.

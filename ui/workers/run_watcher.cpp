@@ -1,17 +1,23 @@
 #include "workers/run_watcher.h"
+#include "workers/background_job.h"
 
 #include "dumpscope/scan.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QMetaObject>
 #include <QSet>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <memory>
+#include <optional>
+#include <thread>
 #include <utility>
 
 using dumpscope::PairListing;
+using dumpscope::StepCompletion;
 using Clock = dumpscope::StepCompletion::Clock;
 
 RunWatcher::RunWatcher(QObject* parent)
@@ -36,19 +42,24 @@ void RunWatcher::watch(const QString& runA, const QString& runB) {
     m_runB = runB;
     for (const QString& dir : {runA, runB})
         if (QFileInfo(dir).isDir()) m_fs.addPath(dir);
-    list();
-    m_lastEmitted = m_completion.latest();
+    m_baseline = true;
+    startListing();
     emit stateChanged();
 }
 
 void RunWatcher::stop() {
     m_timer.stop();
+    // A listing still running belongs to the pair watched until now.
+    ++m_generation;
+    stopAll(m_jobs);
+    reapExited(m_jobs);
+    m_listing = m_baseline = m_listAgain = false;
     if (const QStringList paths = m_fs.files() + m_fs.directories(); !paths.isEmpty())
         m_fs.removePaths(paths);
     m_runA.clear();
     m_runB.clear();
     m_completion.clear();
-    m_lastEmitted = {};
+    m_lastEmitted = std::make_shared<const PairListing>();
     m_pendingChange = false;
     emit stateChanged();
 }
@@ -76,28 +87,44 @@ void RunWatcher::onEvent() {
         return;
     }
     // Restarts: the listing waits for a quiet interval, so a job writing a burst of files costs
-    // one listing on the GUI thread, not one per file.
+    // one listing, not one per file.
     m_timer.start(m_debounceMs);
 }
 
-// Both runs' step files as the core's scan sees them, given to the rule, and the newest step's
-// files watched.
-void RunWatcher::list() {
+// A listing and what follows from it, made on the job's thread from its own copies of the
+// watcher's state.
+struct RunWatcher::Listing {
+    dumpscope::StepCompletion completion; // the watcher's, given the listing
+    QSet<QString> newest, folders;        // the files and folders to watch
+    // What the watcher does next: with `baseline`, takes `emitted` as the listing last emitted;
+    // else emits `emitted` when set, or lists again after `relistMs` when set.
+    bool baseline = false;
+    std::shared_ptr<const PairListing> emitted;
+    std::optional<int> relistMs;
+};
+
+struct RunWatcher::ListJob : BackgroundJob {};
+
+namespace {
+
+// Both runs' step files as the core's scan sees them, and what to watch: the newest step's files
+// and the folders they land in.
+PairListing listRuns(const std::array<QString, 2>& dirs, const std::string& layout,
+                     QSet<QString>& newest, QSet<QString>& folders) {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
-    QSet<QString> newest, folders;
     std::array<dumpscope::RunScan, 2> scans;
     for (int run : {0, 1}) {
-        const QString& dir = run == 0 ? m_runA : m_runB;
+        const QString& dir = dirs[run];
         const dumpscope::RunScan& scan = scans[run] =
-            dumpscope::scanRun(dir.toStdString(), {m_layout, false}); // on the GUI thread
+            dumpscope::scanRun(dir.toStdString(), {layout, false});
         // Also a directory created after watch() started (the job had not made it yet).
         if (QFileInfo(dir).isDir()) folders << dir;
         if (scan.files.empty()) continue;
         const std::uint64_t last = scan.files.rbegin()->first.step;
         for (auto it = scan.files.lower_bound({last, std::string(), 0});
-             it != scan.files.end() && newest.size() < kMaxWatchedFiles; ++it) {
+             it != scan.files.end() && newest.size() < RunWatcher::kMaxWatchedFiles; ++it) {
             const QString file =
                 QFile::decodeName(QByteArray::fromStdString(scan.pathOf(it->second).string()));
             if (newest.contains(file)) continue; // a file holding several tensors
@@ -109,61 +136,139 @@ void RunWatcher::list() {
                 folders << up;
         }
     }
+    return dumpscope::pairListing(scans[0], scans[1]);
+}
+
+// A step is complete by the rule with files other than those last emitted (or none emitted).
+bool completesSomething(const StepCompletion& completion, const PairListing& lastEmitted) {
+    const PairListing& seen = completion.latest();
+    for (const std::uint64_t step : completion.completeSteps()) {
+        const auto it = lastEmitted.steps.find(step);
+        if (it == lastEmitted.steps.end() || it->second != seen.steps.at(step)) return true;
+    }
+    return false;
+}
+
+// After a listing that is not the baseline: emit it, or list again when waiting could complete
+// a step or when the whole listing will have kept still, whichever comes first (never later
+// than one interval), or nothing when it is the one last emitted.
+void decide(const StepCompletion& completion, const PairListing& lastEmitted, int intervalMs,
+            std::shared_ptr<const PairListing>& emitted, std::optional<int>& relistMs) {
+    const PairListing& seen = completion.latest();
+    if (seen == lastEmitted) return; // touched, but nothing a comparison would see
+    // What completes no step (a step in one run only, files removed, a run directory gone) is
+    // emitted once the whole listing has kept still as long as a step must.
+    const bool keptStill = *completion.listedAt() - *completion.lastChange() >= completion.settle();
+    if (completesSomething(completion, lastEmitted) || keptStill) {
+        emitted = std::make_shared<const PairListing>(seen);
+        return;
+    }
+    Clock::time_point next = *completion.lastChange() + completion.settle();
+    if (const auto step = completion.nextCompletion()) next = std::min(next, *step);
+    const auto wait =
+        std::chrono::ceil<std::chrono::milliseconds>(next - *completion.listedAt()).count();
+    relistMs = static_cast<int>(std::max<long long>(1, std::min<long long>(wait, intervalMs)));
+}
+
+} // namespace
+
+RunWatcher::~RunWatcher() {
+    stopAndJoinAll(m_jobs);
+}
+
+// Lists the pair on a job's thread; the result comes back as a queued call, dropped if the
+// watcher has moved on to another pair (or none) meanwhile.
+void RunWatcher::startListing() {
+    reapExited(m_jobs);
+    m_listing = true;
+    auto job = std::make_shared<ListJob>();
+    auto listing = std::make_shared<Listing>();
+    listing->completion = std::move(m_completion);
+    listing->baseline = m_baseline;
+    job->thread = std::thread([this, job, listing, generation = m_generation,
+                               dirs = std::array<QString, 2>{m_runA, m_runB}, layout = m_layout,
+                               lastEmitted = m_lastEmitted, intervalMs = m_debounceMs] {
+        PairListing pair = listRuns(dirs, layout, listing->newest, listing->folders);
+        listing->completion.observe(std::move(pair), Clock::now());
+        if (listing->baseline)
+            listing->emitted = std::make_shared<const PairListing>(listing->completion.latest());
+        else
+            decide(listing->completion, *lastEmitted, intervalMs, listing->emitted,
+                   listing->relistMs);
+        if (!job->stop)
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, listing] {
+                    if (generation == m_generation) onListed(*listing);
+                },
+                Qt::QueuedConnection);
+        job->exited = true;
+    });
+    m_jobs.push_back(std::move(job));
+}
+
+// The listing's newest files and their folders watched, and no others.
+void RunWatcher::watchFiles(const Listing& listing) {
+    const QSet<QString>& folders = listing.folders;
+    const QSet<QString>& newest = listing.newest;
     const QStringList watchedFolders = m_fs.directories();
     QStringList oldFolders, newFolders;
     for (const QString& d : watchedFolders)
         if (!folders.contains(d)) oldFolders << d;
-    for (const QString& d : std::as_const(folders))
+    for (const QString& d : folders)
         if (!watchedFolders.contains(d)) newFolders << d;
     if (!oldFolders.isEmpty()) m_fs.removePaths(oldFolders);
     if (!newFolders.isEmpty()) m_fs.addPaths(newFolders);
-    m_completion.observe(scans[0], scans[1], Clock::now());
     // Sets: comparing two lists of a step's files element by element was quadratic.
     const QStringList watchedList = m_fs.files();
     const QSet<QString> watched(watchedList.begin(), watchedList.end());
     QStringList gone, added;
     for (const QString& f : watchedList)
         if (!newest.contains(f)) gone << f;
-    for (const QString& f : std::as_const(newest))
+    for (const QString& f : newest)
         if (!watched.contains(f)) added << f;
     if (!gone.isEmpty()) m_fs.removePaths(gone);
     if (!added.isEmpty()) m_fs.addPaths(added);
 }
 
-// A step is complete by the rule with files other than those last emitted (or none emitted).
-bool RunWatcher::completesSomething() const {
-    const PairListing& seen = m_completion.latest();
-    for (const std::uint64_t step : m_completion.completeSteps()) {
-        const auto it = m_lastEmitted.steps.find(step);
-        if (it == m_lastEmitted.steps.end() || it->second != seen.steps.at(step)) return true;
-    }
-    return false;
-}
-
-void RunWatcher::settle() {
-    if (!isWatching() || m_paused) return;
-    list();
-    const PairListing& seen = m_completion.latest();
-    if (seen == m_lastEmitted) return; // touched, but nothing a comparison would see
-    // What completes no step (a step in one run only, files removed, a run directory gone) is
-    // emitted once the whole listing has kept still as long as a step must.
-    const bool keptStill =
-        *m_completion.listedAt() - *m_completion.lastChange() >= m_completion.settle();
-    if (completesSomething() || keptStill) {
-        m_lastEmitted = seen;
-        emit runsChanged();
+void RunWatcher::onListed(Listing& listing) {
+    m_listing = false;
+    m_baseline = false;
+    m_completion = std::move(listing.completion);
+    m_completion.setSettle(std::chrono::milliseconds(m_debounceMs)); // if set meanwhile
+    watchFiles(listing);
+    if (listing.baseline) m_lastEmitted = listing.emitted;
+    emit listed();
+    if (m_paused) {
+        // Nothing is emitted while paused; resuming lists again and acts on it.
+        if (!listing.baseline || m_listAgain) {
+            m_listAgain = false;
+            if (!m_pendingChange) {
+                m_pendingChange = true;
+                emit stateChanged();
+            }
+        }
         return;
     }
-    scheduleNextListing();
+    if (std::exchange(m_listAgain, false)) {
+        // An interval ended while the listing ran: what it decided may be out of date already.
+        m_timer.stop();
+        startListing();
+        return;
+    }
+    if (listing.baseline) return;
+    if (listing.emitted) {
+        m_lastEmitted = listing.emitted;
+        emit runsChanged();
+    } else if (listing.relistMs) {
+        m_timer.start(*listing.relistMs);
+    }
 }
-
-// Something listed is not emitted yet: list again when waiting could complete a step, or when
-// the whole listing will have kept still, whichever comes first (never later than one interval).
-void RunWatcher::scheduleNextListing() {
-    Clock::time_point next = *m_completion.lastChange() + m_completion.settle();
-    if (const auto step = m_completion.nextCompletion()) next = std::min(next, *step);
-    const auto wait =
-        std::chrono::ceil<std::chrono::milliseconds>(next - *m_completion.listedAt()).count();
-    m_timer.start(
-        static_cast<int>(std::max<long long>(1, std::min<long long>(wait, m_debounceMs))));
+void RunWatcher::settle() {
+    if (!isWatching() || m_paused) return;
+    if (m_listing) {
+        m_listAgain = true;
+        return;
+    }
+    startListing();
 }

@@ -5,7 +5,9 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "dumpscope/step_completion.h"
 
@@ -20,9 +22,13 @@
 // later step, or the step's files there have kept their names, sizes and modification times for
 // the interval). After an event has been followed by a quiet interval, both directories are
 // listed (nothing is read), and again whenever waiting could complete a step, until the listing is
-// the one last emitted. runsChanged() is emitted as soon as a complete step's files are not those
-// of the last emission; a change that completes no step (a step in one run only, files removed, a
-// run directory gone) is emitted once the whole listing has kept still for the interval.
+// the one last emitted. A listing runs on a thread of its own (a run of 100k steps takes seconds
+// to list) and is applied on the watcher's thread when it is done, one at a time: an interval
+// that ends while one runs lists again once it is applied. The first listing, started by watch(),
+// is the baseline; listed() says when each is applied. runsChanged() is emitted as soon as a
+// complete step's files are not those of the last emission; a change that completes no step (a step
+// in one run only, files removed, a run directory gone) is emitted once the whole listing has kept
+// still for the interval.
 //
 // The window then compares the whole pair, steps not complete yet included: those are emitted
 // again when they complete with other files. A dump that a writer pauses in for a whole interval
@@ -32,6 +38,7 @@ class RunWatcher : public QObject {
     Q_OBJECT
   public:
     explicit RunWatcher(QObject* parent = nullptr);
+    ~RunWatcher() override; // waits for a listing still running
 
     // Starts watching a pair (forgetting the previous one); the current state is the baseline.
     void watch(const QString& runA, const QString& runB);
@@ -39,6 +46,8 @@ class RunWatcher : public QObject {
     void setLayout(const std::string& layout) { m_layout = layout; }
     void stop();
     bool isWatching() const { return !m_runA.isEmpty(); }
+    // A listing of the watched pair is running and not applied yet.
+    bool isListing() const { return m_listing; }
 
     // Paused: events are noted but nothing is emitted; resuming acts on what was noted.
     void setPaused(bool paused);
@@ -60,21 +69,35 @@ class RunWatcher : public QObject {
     void runsChanged();
     // Watching, pausing or a change noted while paused: for the status indicator.
     void stateChanged();
+    // A listing of both runs was applied: the files watched and the rule's state are as of it.
+    void listed();
 
   private:
-    void list();
+    struct Listing;
+    struct ListJob;
+    void startListing();
+    void watchFiles(const Listing& listing);
+    void onListed(Listing& listing);
     void onEvent();
     void settle();
-    bool completesSomething() const;
-    void scheduleNextListing();
 
     QFileSystemWatcher m_fs;
     QTimer m_timer;
     int m_debounceMs = 600;
     QString m_runA, m_runB;
     std::string m_layout;
+    // Both with the running listing's job while it runs: a listing of a long run holds a file
+    // entry per step, too many to copy or compare on the GUI thread.
     dumpscope::StepCompletion m_completion;
-    dumpscope::PairListing m_lastEmitted;
+    std::shared_ptr<const dumpscope::PairListing> m_lastEmitted =
+        std::make_shared<const dumpscope::PairListing>(); // never null
     bool m_paused = false;
     bool m_pendingChange = false;
+    // Listings: the running one's results are applied only while m_generation is the one it was
+    // started under (watch() and stop() start a new one).
+    std::vector<std::shared_ptr<ListJob>> m_jobs; // the running one and stale ones unwinding
+    quint64 m_generation = 0;
+    bool m_listing = false;
+    bool m_baseline = false;  // the running listing is watch()'s
+    bool m_listAgain = false; // an interval ended while it ran
 };

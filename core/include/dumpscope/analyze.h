@@ -82,6 +82,12 @@ Analysis analyze(const std::filesystem::path& runA, const std::filesystem::path&
 Analysis plan(const std::filesystem::path& runA, const std::filesystem::path& runB,
               const AnalyzeOptions& options = {});
 
+// Compares the buffers of `planned`, a plan() of the same runs with the same options, as analyze()
+// does: analyze() is plan() then this, so a caller that shows the plan first scans the runs once.
+// Takes the plan (a copy the caller keeps is left as it is, pending buffers and all).
+Analysis analyzePlanned(Analysis planned, const AnalyzeOptions& options = {},
+                        const ProgressFn& progress = {});
+
 // Compares one pair of files (either path may be empty for a one-sided buffer), classifies
 // its kind and, when a tolerance is given, whether every difference is within it.
 BufferResult compareFiles(const std::filesystem::path& a, const std::filesystem::path& b,

@@ -111,6 +111,13 @@ template <typename T> class ChunkedVector {
     iterator begin() { return {this, 0}; }
     iterator end() { return {this, m_size}; }
 
+    // Makes every chunk this object's own (copying those another object still holds), so that
+    // several threads may then write distinct elements.
+    void detach() {
+        for (std::size_t c = 0; c < m_chunks.size(); ++c)
+            own(c);
+    }
+
     // Whether element i is stored in the same chunk object as other's element i: what a copy
     // still shares with its source.
     bool sharesChunkWith(const ChunkedVector& other, std::size_t i) const {

@@ -8,6 +8,7 @@
 #include "io/refused_files.h"
 
 #include "analysis/align_runs.h"
+#include "analysis/count_plans.h"
 #include "analysis/dump_gaps.h"
 #include "analysis/lookup_count.h"
 #include "analysis/name_groups.h"
@@ -190,6 +191,7 @@ std::shared_ptr<const Schema> extendSchema(
 }
 
 Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
+    if (detail::hooks::countPlan) detail::hooks::countPlan();
     Plan p;
     Analysis& an = p.analysis;
     an.runA = runA;
@@ -445,8 +447,13 @@ Analysis plan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
 
 Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options,
                  const ProgressFn& progress) {
-    Plan p = makePlan(runA, runB, options);
-    Analysis& an = p.analysis;
+    return analyzePlanned(makePlan(runA, runB, options).analysis, options, progress);
+}
+
+Analysis analyzePlanned(Analysis an, const AnalyzeOptions& options, const ProgressFn& progress) {
+    // A plan the caller copied (the window keeps one to show) shares its chunks with `an`; the
+    // threads below write distinct elements, which is safe only in chunks `an` alone holds.
+    an.buffers.detach();
     const std::size_t total = an.buffers.size();
 
     std::atomic<std::size_t> next{0};
@@ -458,7 +465,7 @@ Analysis analyze(const fs::path& runA, const fs::path& runB, const AnalyzeOption
             if (stop.load(std::memory_order_relaxed)) return;
             const std::size_t i = next.fetch_add(1);
             if (i >= total) return;
-            // No copy of `an` exists while the pool runs, so its chunks are its own and taking a
+            // No copy of `an` exists while the pool runs and its chunks are its own, so taking a
             // slot never replaces one: the threads write distinct elements, as in a vector.
             BufferResult& slot = an.buffers[i];
             if (slot.status == Status::error) { // refused by the plan: nothing to read
