@@ -242,6 +242,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "ranks: compare the joined shards, e.g. --shard 'layers\\.\\d+\\.mlp\\.w:1' "
                    "(repeatable)")
         ->option_text("NAME_REGEX:AXIS");
+    std::vector<std::string> replicatedArgs;
+    app.add_option("--replicated", replicatedArgs,
+                   "buffers whose whole name matches NAME_REGEX are the same on every rank of a "
+                   "run: a rank that holds one otherwise is a cross_rank divergence, e.g. "
+                   "--replicated '.*norm\\.weight' (repeatable)")
+        ->option_text("NAME_REGEX");
     auto* demoOption =
         app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
             ->option_text("DIR");
@@ -386,6 +392,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return 2;
         }
         options.shards.push_back(*rule);
+    }
+    for (const auto& arg : replicatedArgs) {
+        std::string why;
+        const auto rule = parseReplicatedRule(arg, why);
+        if (!rule) {
+            err << "error: --replicated " << shown(why) << "\n";
+            return 2;
+        }
+        options.replicated.push_back(*rule);
     }
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');
