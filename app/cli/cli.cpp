@@ -137,6 +137,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         "  dumpscope-cli torch/a torch/b --align auto --map renames.txt   pair renamed tensors\n"
         "  dumpscope-cli runs/tp2 runs/tp1 --shard 'mlp\\.w:1'   join each rank's shard of mlp.w "
         "along axis 1\n"
+        "  dumpscope-cli runs/tp2 runs/tp1 --replicated 'ln\\.weight'   name a rank whose "
+        "ln.weight is not its peers'\n"
         "  dumpscope-cli runs/a runs/b --reference-compat   drop-in for compare-backward-state.py\n"
         "  dumpscope-cli --make-demo /tmp/demo && dumpscope-cli /tmp/demo/a /tmp/demo/b\n"
         "  dumpscope-cli --version\n"
@@ -242,6 +244,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
                    "ranks: compare the joined shards, e.g. --shard 'layers\\.\\d+\\.mlp\\.w:1' "
                    "(repeatable)")
         ->option_text("NAME_REGEX:AXIS");
+    std::vector<std::string> replicatedArgs;
+    app.add_option("--replicated", replicatedArgs,
+                   "buffers whose whole name matches NAME_REGEX are the same on every rank of a "
+                   "run: a rank that holds one otherwise is a cross_rank divergence, e.g. "
+                   "--replicated '.*norm\\.weight' (repeatable)")
+        ->option_text("NAME_REGEX");
     auto* demoOption =
         app.add_option("--make-demo", demoDir, "write the demo pair DIR/a and DIR/b, then exit")
             ->option_text("DIR");
@@ -386,6 +394,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return 2;
         }
         options.shards.push_back(*rule);
+    }
+    for (const auto& arg : replicatedArgs) {
+        std::string why;
+        const auto rule = parseReplicatedRule(arg, why);
+        if (!rule) {
+            err << "error: --replicated " << shown(why) << "\n";
+            return 2;
+        }
+        options.replicated.push_back(*rule);
     }
     for (const auto& arg : shapeArgs) {
         const auto eq = arg.find('=');

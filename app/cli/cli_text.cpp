@@ -232,6 +232,13 @@ std::string statusLine(const BufferResult& b) {
     std::string head = (b.rank ? "rank " + std::to_string(*b.rank) + " " : std::string()) +
                        shown(b.name) + " [" + std::string(dtypeName(b.dtype)) + "] ";
     const auto& s = b.stats;
+    if (b.crossRank() && !b.pending) {
+        std::string line = head + "DIVERGE (" + std::string(kindName(b.kind)) + ")";
+        for (const auto& d : *b.crossRank())
+            line += (&d == &b.crossRank()->front() ? " " : "; ") + crossRankText(d);
+        return line + "; run A against run B at this rank: " +
+               std::string(statusName(b.reading->pairStatus));
+    }
     if (b.precision() && !b.pending && !isError(b.status)) return precisionLine(b);
     // Compared by fingerprint: no element was read, so no counts, positions or hash to show.
     const bool byFingerprint = b.loggedA || b.loggedB;
@@ -395,6 +402,8 @@ void writeTextReport(const Analysis& an, bool quiet, std::ostream& out, bool col
             << "\n";
     if (const std::string precision = precisionVerdict(an); !precision.empty())
         out << "\n" << yellow(shown(precision)) << "\n";
+    if (const std::string ranks = crossRankVerdict(an); !ranks.empty())
+        out << "\n" << red(shown(ranks)) << "\n";
     if (tolerated)
         out << "\n"
             << yellow(std::to_string(tolerated) +

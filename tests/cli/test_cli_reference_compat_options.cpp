@@ -35,6 +35,7 @@ const std::map<std::string, std::vector<std::string>>& optionsWithValues(const s
         {"--align", {"--align", "auto"}},
         {"--map", {"--map", dir + "/map.txt"}},
         {"--shard", {"--shard", "w:0"}},
+        {"--replicated", {"--replicated", "w"}},
     };
     return options;
 }

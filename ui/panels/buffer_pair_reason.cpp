@@ -1,8 +1,10 @@
 #include "panels/buffer_pair_reason.h"
 
 #include "dumpscope/buffer_source.h"
+#include "dumpscope/shards.h"
 
 #include <QObject>
+#include <QStringList>
 
 using namespace dumpscope;
 
@@ -16,6 +18,28 @@ const BufferResult* find(const std::shared_ptr<const Analysis>& analysis, int bu
 
 QString noElementData(const Analysis& analysis, const BufferResult& buffer) {
     if (hasElementData(buffer)) return {};
+    // The element views read each side as one type from one file: these pairs are neither, and
+    // their verdict is in the statistics and the line below.
+    if (const CrossPrecision* p = buffer.precision())
+        return QObject::tr("This pair is compared across precisions (%1 in run A, %2 in run B): "
+                           "the element views read both sides as one type, so they are not "
+                           "shown. Its verdict: %3.")
+            .arg(QString::fromUtf8(dtypeName(p->typeOf(true)).data()),
+                 QString::fromUtf8(dtypeName(p->typeOf(false)).data()),
+                 QString::fromStdString(precisionText(*p)));
+    if (const ShardedPair* s = buffer.shards())
+        return QObject::tr("This buffer is joined from shards (%1): the element views read one "
+                           "file per side, so they are not shown. The statistics are the whole "
+                           "tensor's.")
+            .arg(QString::fromStdString(shardText(*s, buffer.stats.firstDiff)));
+    if (const auto* ranks = buffer.crossRank()) {
+        QStringList lines;
+        for (const auto& d : *ranks)
+            lines << QString::fromStdString(crossRankText(d));
+        return QObject::tr("This rank's copy of a replicated tensor is not its peers': %1. The "
+                           "other run holds no copy at this rank, so there is no pair to show.")
+            .arg(lines.join(QStringLiteral("; ")));
+    }
     return QObject::tr("Only fingerprints of this buffer were captured, so its elements cannot be "
                        "shown. Full tensors are needed: capture this step with %1.")
         .arg(QString::fromStdString(fullTensorsCall(analysis, buffer)));

@@ -61,6 +61,8 @@ class VerdictPanel : public QWidget {
     };
     // An <a> to `target`, numbered in m_links in reading order; onLink follows it.
     QString rootLink(LinkTarget target, const QString& text);
+    // The lines of the runs' layout under the root cause: across precisions, across ranks.
+    static QString layoutLines(const dumpscope::Analysis& analysis);
 
     QLabel* m_headline;
     QTreeWidget* m_tree;

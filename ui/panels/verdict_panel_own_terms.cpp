@@ -73,7 +73,7 @@ void VerdictPanel::fillOwnRootCause(const dumpscope::Analysis& analysis) {
     for (const auto& note : dumpscope::rootCauseNotes(analysis))
         text += QStringLiteral("<br><b>%1</b> %2")
                     .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
-    m_rootCause->setText(text);
+    m_rootCause->setText(text + layoutLines(analysis));
     m_rootCause->setToolTip(
         cause.downstream.empty()
             ? QString()

@@ -25,6 +25,15 @@ std::string groupBuffer(const std::string& group, const std::string& buffer) {
 
 } // namespace
 
+QString VerdictPanel::layoutLines(const dumpscope::Analysis& analysis) {
+    QString text;
+    for (const std::string& line :
+         {dumpscope::precisionVerdict(analysis), dumpscope::crossRankVerdict(analysis)})
+        if (!line.empty())
+            text += QStringLiteral("<br>%1").arg(QString::fromStdString(line).toHtmlEscaped());
+    return text;
+}
+
 QString VerdictPanel::rootLink(LinkTarget target, const QString& text) {
     m_links.push_back(std::move(target));
     return QStringLiteral("<a href=\"rc:%1\">%2</a>")
@@ -104,7 +113,7 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     for (const auto& note : dumpscope::rootCauseNotes(analysis))
         text += QStringLiteral("<br><b>%1</b> %2")
                     .arg(tr("note:").toHtmlEscaped(), QString::fromStdString(note).toHtmlEscaped());
-    m_rootCause->setText(text);
+    m_rootCause->setText(text + layoutLines(analysis));
 }
 
 void VerdictPanel::onLink(const QString& link) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/buffer_source.h"
+#include "dumpscope/cross_rank.h"
 #include "dumpscope/name_alignment.h"
 #include "dumpscope/result.h"
 #include "dumpscope/schema.h"
@@ -49,6 +50,10 @@ struct AnalyzeOptions {
     std::shared_ptr<const NameMap> nameMap;
     // Buffers held as shards across ranks (--shard): compared as whole tensors (shards.h).
     std::vector<ShardRule> shards;
+    // Buffers every rank of a run holds alike (--replicated): checked rank against rank within
+    // each run after the pairs are compared (cross_rank.h); a rank that disagrees with its peers
+    // makes its buffer a divergence of kind cross_rank.
+    std::vector<ReplicatedRule> replicated;
 };
 
 // Whether the group `inner` lies within the group `outer` of a module tree (or is it):

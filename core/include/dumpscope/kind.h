@@ -13,6 +13,8 @@ namespace dumpscope {
 // Declared from most to least severe.
 enum class Kind {
     length_mismatch, // the two dumps have different lengths
+    // A replicated tensor (--replicated) that a rank of one run holds otherwise than its peers.
+    cross_rank,
     // The bytes differ, known from a capture's fingerprints alone: no element data to tell how.
     fingerprint_only,
     nan_inf_mismatch, // NaN or Inf on one side only

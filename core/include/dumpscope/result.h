@@ -2,6 +2,7 @@
 
 #include "dumpscope/chunked_vector.h"
 #include "dumpscope/cross_precision.h"
+#include "dumpscope/cross_rank.h"
 #include "dumpscope/dtype.h"
 #include "dumpscope/kind.h"
 #include "dumpscope/logged_fingerprint.h"
@@ -58,7 +59,8 @@ struct BufferResult;
 // A side known by its capture's fingerprint alone (loggedA / loggedB): the pair was compared by
 // fingerprint and has no element data, so statistics and element views do not exist for it.
 // Nor do element views for a pair across precisions (BufferResult::precision) or of joined
-// shards (BufferResult::shards): they read each side as one type from one file.
+// shards (BufferResult::shards): they read each side as one type from one file. A pair with a
+// cross-rank divergence (BufferResult::crossRank) has them when both runs hold it at its rank.
 bool hasElementData(const BufferResult& b);
 
 struct NoiseFloor;    // noise_floor.h
@@ -69,6 +71,12 @@ struct ShardedPair;   // shards.h
 struct PairReading {
     std::optional<CrossPrecision> precision;
     std::shared_ptr<const ShardedPair> shards;
+    // The ranks of either run whose copy of this replicated tensor is not their peers' (this
+    // buffer's rank), found after the pair was compared.
+    std::vector<CrossRankDivergence> crossRank;
+    // With `crossRank`: the status the two runs' copies at this rank had against each other
+    // (only_in_a: run B has no copy there), which the buffer's own status no longer says.
+    Status pairStatus = Status::equal;
 };
 
 inline constexpr const char* kOtherGroup = "other"; // group id of unclassified files
@@ -126,6 +134,10 @@ struct BufferResult {
     // Set when a run holds it as shards on several ranks (--shard): the whole tensors are
     // compared, each side's pieces joined along the axis; `rank` is the lowest of both runs'.
     const ShardedPair* shards() const;
+    // Set when this rank's copy of a replicated tensor (--replicated) is not its peers' in a run
+    // (or both): the status is then diverge and the kind cross_rank, whatever the two runs'
+    // copies at this rank say of each other; null otherwise.
+    const std::vector<CrossRankDivergence>* crossRank() const;
     std::vector<std::uint64_t> shape; // resolved dims, outermost first; empty when flat
     std::string shapeError;           // why the buffer's shape did not resolve (then flat)
     bool pending = true; // not compared yet (plan(), or an analysis cancelled before it)

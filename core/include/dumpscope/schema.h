@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/dtype.h"
+#include "dumpscope/shards.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -44,6 +45,9 @@ struct Schema {
     // Directed edges (from, to) between group ids: data of `from` feeds `to`.
     std::vector<std::pair<std::string, std::string>> dataflow;
     std::map<std::string, DimSpec> dims;
+    // Tensors split along an axis across the ranks ("shards"), as --shard gives them; after
+    // AnalyzeOptions::shards, which the command line fills and which decide first.
+    std::vector<ShardRule> shards;
 
     // Finds the buffer whose file basename is `rest`; returns (group index, buffer index).
     std::optional<std::pair<std::size_t, std::size_t>> findFile(const std::string& rest) const;

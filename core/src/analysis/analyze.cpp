@@ -13,6 +13,7 @@
 #include "analysis/lookup_count.h"
 #include "analysis/name_groups.h"
 #include "analysis/production_order.h"
+#include "analysis/replicas.h"
 #include "analysis/shards.h"
 #include "compare/compare_sharded.h"
 #include "compare/compare_widened.h"
@@ -227,7 +228,11 @@ Plan makePlan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& 
     an.ranked = scanA.ranked || scanB.ranked;
     detail::spreadRefusals(scanA, scanB);
     detail::spreadRefusals(scanB, scanA);
-    const detail::ShardedPairs shards = detail::joinShards(scanA, scanB, options.shards);
+    std::vector<ShardRule> shardRules = options.shards; // the first rule that matches decides
+    if (options.schema)
+        shardRules.insert(shardRules.end(), options.schema->shards.begin(),
+                          options.schema->shards.end());
+    const detail::ShardedPairs shards = detail::joinShards(scanA, scanB, shardRules);
 
     // Every (step, rank, name) in either run, in step order.
     ByStep byStep;
@@ -522,6 +527,7 @@ Analysis analyzePlanned(Analysis an, const AnalyzeOptions& options, const Progre
         t.join();
 
     an.cancelled = stop.load();
+    detail::checkReplicas(an, options.replicated);
     summarize(an);
     return an;
 }

@@ -93,7 +93,9 @@ BufferResult compareSharded(const std::filesystem::path& runA, const std::filesy
         if (auto e = b.open(runB, shards, shards.b, dtype); !e.empty())
             return fail(Status::error, e);
     auto result = std::make_shared<ShardedPair>(shards);
-    r.reading = std::make_shared<const PairReading>(PairReading{std::nullopt, result});
+    PairReading reading;
+    reading.shards = result;
+    r.reading = std::make_shared<const PairReading>(std::move(reading));
     r.stats.nA = a.count();
     r.stats.nB = b.count();
     if (shards.a.empty() || shards.b.empty()) {

@@ -112,7 +112,9 @@ BufferResult compareWidened(const BufferSource& a, const BufferSource& b,
             return fail(Status::changed_while_reading, e);
 
     r.stats = acc.finish();
-    r.reading = std::make_shared<const PairReading>(PairReading{p, nullptr});
+    PairReading reading;
+    reading.precision = p;
+    r.reading = std::make_shared<const PairReading>(std::move(reading));
     if (nA != nB) {
         r.status = Status::length_mismatch;
         r.kind = Kind::length_mismatch;

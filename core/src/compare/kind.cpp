@@ -10,6 +10,8 @@ std::string_view kindName(Kind k) {
     switch (k) {
     case Kind::length_mismatch:
         return "length_mismatch";
+    case Kind::cross_rank:
+        return "cross_rank";
     case Kind::fingerprint_only:
         return "fingerprint_only";
     case Kind::nan_inf_mismatch:
@@ -94,6 +96,10 @@ std::string kindSuggestion(Kind k, const std::string& b) {
         return b +
                " has different lengths in the two runs: the dump itself differs (shape, batch size "
                "or a truncated write), compare the code paths that size it.";
+    case Kind::cross_rank:
+        return b + " should be the same on every rank, but a rank holds it otherwise: a missed "
+                   "all-reduce or broadcast, a rank that loaded other weights, or an update "
+                   "applied on some ranks only.";
     case Kind::fingerprint_only:
         return b + " differs, known from the capture's fingerprints alone: capture this step in "
                    "full in both runs (mode=\"full\") to see its elements and the kind of "

@@ -23,7 +23,10 @@ std::string BufferSource::displayName() const {
 }
 
 bool hasElementData(const BufferResult& b) {
-    return !b.loggedA && !b.loggedB && !b.reading;
+    if (b.loggedA || b.loggedB) return false;
+    if (!b.reading) return true;
+    return !b.reading->precision && !b.reading->shards && !b.reading->crossRank.empty() &&
+           !isOneSided(b.reading->pairStatus);
 }
 
 const CrossPrecision* BufferResult::precision() const {
@@ -32,6 +35,10 @@ const CrossPrecision* BufferResult::precision() const {
 
 const ShardedPair* BufferResult::shards() const {
     return reading ? reading->shards.get() : nullptr;
+}
+
+const std::vector<CrossRankDivergence>* BufferResult::crossRank() const {
+    return reading && !reading->crossRank.empty() ? &reading->crossRank : nullptr;
 }
 
 std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer) {
@@ -46,14 +53,23 @@ std::string fullTensorsCall(const Analysis& analysis, const BufferResult& buffer
     return call;
 }
 
+namespace {
+
+// What the two runs hold at the buffer's rank: a cross-rank divergence overrides the status.
+Status pairStatus(const BufferResult& buffer) {
+    return buffer.crossRank() ? buffer.reading->pairStatus : buffer.status;
+}
+
+} // namespace
+
 BufferSource sourceA(const Analysis& analysis, const BufferResult& buffer) {
     return sideOf(analysis.runA, buffer, buffer.locationA, buffer.loggedA,
-                  buffer.status != Status::only_in_b);
+                  pairStatus(buffer) != Status::only_in_b);
 }
 
 BufferSource sourceB(const Analysis& analysis, const BufferResult& buffer) {
     return sideOf(analysis.runB, buffer, buffer.locationB, buffer.loggedB,
-                  buffer.status != Status::only_in_a);
+                  pairStatus(buffer) != Status::only_in_a);
 }
 
 } // namespace dumpscope

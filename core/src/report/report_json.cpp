@@ -147,11 +147,29 @@ Json shards(const ShardedPair& s, const std::optional<std::uint64_t>& firstDiff)
             {"text", validUtf8(shardText(s, firstDiff))}};
 }
 
+Json crossRank(const BufferResult& b) {
+    if (!b.crossRank()) return nullptr;
+    Json out = Json::array();
+    for (const CrossRankDivergence& d : *b.crossRank())
+        out.push_back({{"run", d.inA ? "A" : "B"},
+                       {"rank", d.rank},
+                       {"reference_rank", d.reference},
+                       {"agreeing_ranks", d.agreeing},
+                       {"ranks", d.ranks},
+                       {"first_index", optionalIndex(d.firstIndex)},
+                       {"n_diff", d.nDiffer},
+                       {"count", d.count},
+                       {"reference_count", d.referenceCount},
+                       {"pair_status", statusName(b.reading->pairStatus)},
+                       {"text", validUtf8(crossRankText(d))}});
+    return out;
+}
+
 Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* floor) {
     const auto& s = b.stats;
     // Compared by fingerprint: no element was read, so no count of differing ones, and no hash.
     // A pair across precisions was read element by element, though no view reads it as one type.
-    const bool elements = hasElementData(b) || b.precision() || b.shards();
+    const bool elements = hasElementData(b) || b.precision() || b.shards() || b.crossRank();
     // A buffer read over a noise floor carries its magnitudes against the floor's, so a
     // within_floor buffer hides nothing.
     Json againstFloor = nullptr;
@@ -194,7 +212,8 @@ Json buffer(const Analysis& analysis, const BufferResult& b, const NoiseFloor* f
             {"histograms", histograms(s)},
             {"against_floor", againstFloor},
             {"precision", b.precision() && compared(b) ? precision(*b.precision()) : Json(nullptr)},
-            {"shards", b.shards() ? shards(*b.shards(), b.stats.firstDiff) : Json(nullptr)}};
+            {"shards", b.shards() ? shards(*b.shards(), b.stats.firstDiff) : Json(nullptr)},
+            {"cross_rank", crossRank(b)}};
 }
 
 Json stepJson(const Analysis& analysis, const StepResult& step) {
@@ -404,6 +423,7 @@ std::string reportJson(const Analysis& analysis) {
           {"earliest_rank", optionalIndex(v.rootCause.earliestRank)}}},
         {"one_sided_buffers", v.nOneSided},
         {"precision", nullIfEmpty(precisionVerdict(analysis))},
+        {"cross_rank", nullIfEmpty(crossRankVerdict(analysis))},
         {"tolerance", tolerance(analysis)},
         {"culprits", culprits(v)},
         {"steps", nullptr}, // streamed by writeSteps

@@ -316,7 +316,8 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
                                               : "");
     }
     if (!doc.is_object()) loc.fail("the schema must be a JSON object");
-    rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow", "dims"}, "schema", loc);
+    rejectUnknownKeys(doc, {"name", "version", "groups", "dataflow", "dims", "shards"}, "schema",
+                      loc);
 
     Schema schema;
     schema.name = requireString(doc, "name", "schema", loc, false);
@@ -365,6 +366,20 @@ Schema parseSchema(std::string_view text, const std::string& sourceName) {
                              " must be a positive number or {\"length_of\": BUFFER}",
                          jsonQuoted(name));
             schema.dims[name] = spec;
+        }
+    }
+    if (auto shards = doc.find("shards"); shards != doc.end()) {
+        if (!shards->is_array())
+            loc.fail("schema: \"shards\" must be an array of \"NAME_REGEX:AXIS\" rules",
+                     "\"shards\"");
+        for (const auto& rule : *shards) {
+            if (!rule.is_string())
+                loc.fail("schema: each shard rule must be a string \"NAME_REGEX:AXIS\"",
+                         "\"shards\"");
+            std::string why;
+            auto parsed = parseShardRule(rule.get<std::string>(), why);
+            if (!parsed) loc.fail("shards: " + why, rule.dump());
+            schema.shards.push_back(std::move(*parsed));
         }
     }
     validate(schema, loc);
