@@ -1,6 +1,7 @@
 // Two runs holding the same tensors at two float precisions, written by torch.save (Debian's
 // /usr/bin/python3 with python3-torch, at test time), compared through the real dumpscope-cli:
 // the narrow side is widened exactly and judged by the narrow type's rounding.
+#include "script_written_runs.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -14,23 +15,11 @@ using dumpscope::test::runProcess;
 
 namespace {
 
-class CliPrecision : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        s_dir = std::make_unique<dumpscope::test::TempDir>();
-        const fs::path script = fs::path(DUMPSCOPE_SOURCE_DIR) / "tests" / "data" / "precision" /
-                                "write_precision_runs.py";
-        const auto r =
-            runProcess({"/usr/bin/python3", script.string(), s_dir->path().string()}, {}, 300);
-        s_written = r.exitCode == 0;
-        if (!s_written) s_why = r.err;
-    }
-    static void TearDownTestSuite() { s_dir.reset(); }
-    void SetUp() override {
-        if (!s_written)
-            GTEST_SKIP() << "/usr/bin/python3 with torch could not write the runs: " << s_why;
-    }
+class CliPrecision : public dumpscope::test::ScriptWrittenRuns<CliPrecision> {
+  public:
+    static const char* script() { return "precision/write_precision_runs.py"; }
 
+  protected:
     static ProcessResult cli(const std::string& pairCase, const std::vector<std::string>& extra) {
         std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / pairCase / "a").string(),
                                          (*s_dir / pairCase / "b").string()};
@@ -50,15 +39,7 @@ class CliPrecision : public ::testing::Test {
                         if (b["name"] == "x") return b;
         return {};
     }
-
-    static std::unique_ptr<dumpscope::test::TempDir> s_dir;
-    static bool s_written;
-    static std::string s_why;
 };
-
-std::unique_ptr<dumpscope::test::TempDir> CliPrecision::s_dir;
-bool CliPrecision::s_written = false;
-std::string CliPrecision::s_why;
 
 bool has(const std::string& text, const std::string& what) {
     return text.find(what) != std::string::npos;

@@ -2,6 +2,7 @@
 // /usr/bin/python3 with python3-torch, at test time), compared through the real dumpscope-cli
 // with --replicated: a rank whose copy is not its peers' is a divergence of kind cross_rank that
 // names the run, the rank and the first differing index; ranks that agree change nothing.
+#include "script_written_runs.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -15,23 +16,11 @@ using dumpscope::test::runProcess;
 
 namespace {
 
-class CliReplicated : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        s_dir = std::make_unique<dumpscope::test::TempDir>();
-        const fs::path script = fs::path(DUMPSCOPE_SOURCE_DIR) / "tests" / "data" / "replicated" /
-                                "write_replicated_runs.py";
-        const auto r =
-            runProcess({"/usr/bin/python3", script.string(), s_dir->path().string()}, {}, 300);
-        s_written = r.exitCode == 0;
-        if (!s_written) s_why = r.err;
-    }
-    static void TearDownTestSuite() { s_dir.reset(); }
-    void SetUp() override {
-        if (!s_written)
-            GTEST_SKIP() << "/usr/bin/python3 with torch could not write the runs: " << s_why;
-    }
+class CliReplicated : public dumpscope::test::ScriptWrittenRuns<CliReplicated> {
+  public:
+    static const char* script() { return "replicated/write_replicated_runs.py"; }
 
+  protected:
     static ProcessResult cli(const std::string& a, const std::string& b,
                              std::vector<std::string> extra) {
         std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / a).string(),
@@ -56,15 +45,7 @@ class CliReplicated : public ::testing::Test {
                     n += !b["cross_rank"].is_null() || b["kind"] == "cross_rank";
         return n;
     }
-
-    static std::unique_ptr<dumpscope::test::TempDir> s_dir;
-    static bool s_written;
-    static std::string s_why;
 };
-
-std::unique_ptr<dumpscope::test::TempDir> CliReplicated::s_dir;
-bool CliReplicated::s_written = false;
-std::string CliReplicated::s_why;
 
 const std::vector<std::string> kRules = {"--shard", "mlp\\.w:1", "--replicated", "ln\\.weight"};
 

@@ -2,6 +2,7 @@
 // /usr/bin/python3 with python3-torch, at test time), compared through the real dumpscope-cli
 // with --shard: the shards of each rank are joined along their axis and compared with the
 // whole tensor, and a difference names the rank whose shard holds it and its index in the whole.
+#include "script_written_runs.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -15,23 +16,11 @@ using dumpscope::test::runProcess;
 
 namespace {
 
-class CliShards : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        s_dir = std::make_unique<dumpscope::test::TempDir>();
-        const fs::path script =
-            fs::path(DUMPSCOPE_SOURCE_DIR) / "tests" / "data" / "shards" / "write_shard_runs.py";
-        const auto r =
-            runProcess({"/usr/bin/python3", script.string(), s_dir->path().string()}, {}, 300);
-        s_written = r.exitCode == 0;
-        if (!s_written) s_why = r.err;
-    }
-    static void TearDownTestSuite() { s_dir.reset(); }
-    void SetUp() override {
-        if (!s_written)
-            GTEST_SKIP() << "/usr/bin/python3 with torch could not write the runs: " << s_why;
-    }
+class CliShards : public dumpscope::test::ScriptWrittenRuns<CliShards> {
+  public:
+    static const char* script() { return "shards/write_shard_runs.py"; }
 
+  protected:
     static ProcessResult cli(const std::string& a, const std::string& b,
                              std::vector<std::string> extra) {
         std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / a).string(),
@@ -48,15 +37,7 @@ class CliShards : public ::testing::Test {
                         if (b["name"] == name) return b;
         return {};
     }
-
-    static std::unique_ptr<dumpscope::test::TempDir> s_dir;
-    static bool s_written;
-    static std::string s_why;
 };
-
-std::unique_ptr<dumpscope::test::TempDir> CliShards::s_dir;
-bool CliShards::s_written = false;
-std::string CliShards::s_why;
 
 const std::vector<std::string> kRules = {"--shard", "mlp\\.w:1", "--shard", ".*qkv:0"};
 
