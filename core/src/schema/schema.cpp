@@ -11,6 +11,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <unistd.h>
@@ -258,24 +260,86 @@ SchemaError::SchemaError(const std::string& source_, int line_, int column_,
     : std::runtime_error(formatError(source_, line_, column_, what)), source(source_), line(line_),
       column(column_) {}
 
-std::optional<std::pair<std::size_t, std::size_t>> Schema::findFile(const std::string& rest) const {
+namespace detail {
+
+struct SchemaIndex::Maps {
+    const GroupSpec* data = nullptr; // the group list indexed: another one means rebuild
+    std::size_t size = 0;
+    std::unordered_map<std::string_view, std::size_t> group;
+    std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> file, buffer;
+};
+
+SchemaIndex& SchemaIndex::operator=(const SchemaIndex&) {
+    const std::lock_guard lock(m_mutex);
+    m_maps.reset();
+    return *this;
+}
+
+SchemaIndex::~SchemaIndex() = default;
+
+std::shared_ptr<const SchemaIndex::Maps>
+SchemaIndex::of(const std::vector<GroupSpec>& groups) const {
+    const std::lock_guard lock(m_mutex);
+    if (m_maps && m_maps->data == groups.data() && m_maps->size == groups.size()) return m_maps;
+    auto maps = std::make_shared<Maps>();
+    maps->data = groups.data();
+    maps->size = groups.size();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        maps->group.emplace(groups[g].id, g); // the first of a repeated id, as a scan finds
+        for (std::size_t b = 0; b < groups[g].buffers.size(); ++b) {
+            maps->file.emplace(groups[g].buffers[b].file, std::pair{g, b});
+            maps->buffer.emplace(groups[g].buffers[b].name, std::pair{g, b});
+        }
+    }
+    m_maps = maps;
+    return maps;
+}
+
+} // namespace detail
+
+namespace {
+
+// The (group, buffer) `key` names in `map`, checked against the schema; a miss scans, since
+// a buffer added to a group after the index was built does not resize the group list.
+template <typename Field>
+std::optional<std::pair<std::size_t, std::size_t>>
+findBuffer(const std::vector<GroupSpec>& groups,
+           const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& map,
+           const std::string& key, Field field) {
+    if (const auto it = map.find(key); it != map.end()) {
+        const auto [g, b] = it->second;
+        if (g < groups.size() && b < groups[g].buffers.size() && field(groups[g].buffers[b]) == key)
+            return it->second;
+    }
     for (std::size_t g = 0; g < groups.size(); ++g)
         for (std::size_t b = 0; b < groups[g].buffers.size(); ++b)
-            if (groups[g].buffers[b].file == rest) return std::pair{g, b};
+            if (field(groups[g].buffers[b]) == key) return std::pair{g, b};
     return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::pair<std::size_t, std::size_t>> Schema::findFile(const std::string& rest) const {
+    return findBuffer(groups, lookup.of(groups)->file, rest,
+                      [](const BufferSpec& b) -> const std::string& { return b.file; });
+}
+
 const GroupSpec* Schema::group(const std::string& id) const {
-    for (const auto& g : groups)
-        if (g.id == id) return &g;
+    const auto maps = lookup.of(groups);
+    const auto it = maps->group.find(id);
+    if (it == maps->group.end()) return nullptr;
+    const GroupSpec& g = groups[it->second];
+    if (g.id == id) return &g;
+    // Renamed in place since the index was built: the rare case pays a scan.
+    for (const auto& other : groups)
+        if (other.id == id) return &other;
     return nullptr;
 }
 
 const BufferSpec* Schema::buffer(const std::string& name) const {
-    for (const auto& g : groups)
-        for (const auto& b : g.buffers)
-            if (b.name == name) return &b;
-    return nullptr;
+    const auto at = findBuffer(groups, lookup.of(groups)->buffer, name,
+                               [](const BufferSpec& b) -> const std::string& { return b.name; });
+    return at ? &groups[at->first].buffers[at->second] : nullptr;
 }
 
 std::vector<std::string> Schema::upstreamOf(const std::string& id) const {
