@@ -10,6 +10,7 @@
 #include <QStyledItemDelegate>
 
 #include <algorithm>
+#include <array>
 
 namespace {
 
@@ -124,7 +125,9 @@ void MatrixView::setModel(QAbstractItemModel* model) {
     // A reset (new pair) drops the current cell without a currentChanged for the old one.
     connect(model, &QAbstractItemModel::modelReset, this, [this] { emit cellChanged({}); });
     connect(model, &QAbstractItemModel::modelReset, this, &MatrixView::fitHeaderMinimum);
-    connect(model, &QAbstractItemModel::headerDataChanged, this, &MatrixView::fitHeaderMinimum);
+    connect(model, &QAbstractItemModel::headerDataChanged, this, [this](Qt::Orientation o) {
+        if (o == Qt::Horizontal) fitHeaderMinimum();
+    });
     fitHeaderMinimum();
 }
 
@@ -134,14 +137,28 @@ void MatrixView::setModel(QAbstractItemModel* model) {
 void MatrixView::fitHeaderMinimum() {
     QHeaderView* header = horizontalHeader();
     const QFontMetrics metrics = header->fontMetrics();
+    // A run of 100,000 groups has as many ids: shaping each one took longer than the matrix's
+    // whole update. An ASCII id's width is the sum of its characters' advances (kerning only
+    // narrows it, so the minimum errs wide); anything else is measured whole.
+    std::array<int, 128> advance{};
+    for (int c = 32; c < 127; ++c)
+        advance[std::size_t(c)] = metrics.horizontalAdvance(QChar(c));
+    const auto width = [&](const QString& id) {
+        int sum = 0;
+        for (const QChar ch : id) {
+            if (ch.unicode() < 32 || ch.unicode() >= 127) return metrics.horizontalAdvance(id);
+            sum += advance[ch.unicode()];
+        }
+        return sum;
+    };
     int widest = 0;
     for (int c = 0; model() && c < model()->columnCount(); ++c)
         widest = std::max(
-            widest, metrics.horizontalAdvance(
-                        model()->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString() +
-                        QStringLiteral(" …")));
+            widest,
+            width(model()->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString()));
     const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 4;
-    header->setMinimumSectionSize(std::max(48, widest + margin));
+    header->setMinimumSectionSize(
+        std::max(48, widest + metrics.horizontalAdvance(QStringLiteral(" …")) + margin));
 }
 
 void MatrixView::mousePressEvent(QMouseEvent* event) {
