@@ -1,5 +1,6 @@
 // The verdict panel's culprit table: a click on a row opens its cell, an empty table says why,
 // and the decision tree's path and the map's greys follow the palette (a dark desktop included).
+#include "models/culprit_model.h"
 #include "models/matrix_model.h"
 #include "panels/buffer_panel.h"
 #include "panels/divergence_map_panel.h"
@@ -12,10 +13,11 @@
 
 #include "dumpscope/analyze.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
@@ -28,8 +30,8 @@ namespace uitest = dumpscope::uitest;
 
 namespace {
 
-QTableWidget* culpritTable(VerdictPanel* panel) {
-    return panel->findChild<QTableWidget*>(QStringLiteral("culpritTable"));
+QTableView* culpritTable(VerdictPanel* panel) {
+    return panel->findChild<QTableView*>(QStringLiteral("culpritTable"));
 }
 
 } // namespace
@@ -43,11 +45,11 @@ TEST(VerdictCulprits, ARowClickedOpensItsCellOnItsFirstDivergentBuffer) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&triage));
     triage.setSnapshot(uitest::finishedSnapshot(analyze(runs / "a", runs / "b")));
     ASSERT_TRUE(triage.selectCell(0, QStringLiteral("G")));
-    QTableWidget* table = culpritTable(triage.verdictPanel());
+    QTableView* table = culpritTable(triage.verdictPanel());
     ASSERT_NE(table, nullptr);
     int hRow = -1;
-    for (int r = 0; r < table->rowCount(); ++r)
-        if (table->item(r, 0)->text().startsWith(QStringLiteral("H"))) hRow = r;
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        if (table->model()->index(r, 0).data().toString().startsWith(QStringLiteral("H"))) hRow = r;
     ASSERT_GE(hRow, 0);
     QSignalSpy activated(triage.verdictPanel(), &VerdictPanel::rootCauseActivated);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
@@ -66,17 +68,19 @@ TEST(VerdictCulprits, AnEmptyTableSaysWhy) {
     uitest::writeMixedPair(runs.path());
     VerdictPanel panel;
     panel.setSnapshot(uitest::finishedSnapshot(analyze(runs / "a", runs / "a")));
-    QTableWidget* table = culpritTable(&panel);
+    QTableView* table = culpritTable(&panel);
     ASSERT_NE(table, nullptr);
-    ASSERT_EQ(table->rowCount(), 1);
+    ASSERT_EQ(table->model()->rowCount(), 1);
     EXPECT_EQ(table->columnSpan(0, 0), 2);
-    EXPECT_TRUE(table->item(0, 0)->text().startsWith(QStringLiteral("No divergent step")))
-        << table->item(0, 0)->text().toStdString();
+    EXPECT_TRUE(table->model()->index(0, 0).data().toString().startsWith(
+        QStringLiteral("No divergent step")))
+        << table->model()->index(0, 0).data().toString().toStdString();
 
     panel.setSnapshot(uitest::finishedSnapshot(analyze(runs / "a", runs / "missing")));
-    ASSERT_EQ(table->rowCount(), 1);
-    EXPECT_TRUE(table->item(0, 0)->text().startsWith(QStringLiteral("Nothing was compared")))
-        << table->item(0, 0)->text().toStdString();
+    ASSERT_EQ(table->model()->rowCount(), 1);
+    EXPECT_TRUE(table->model()->index(0, 0).data().toString().startsWith(
+        QStringLiteral("Nothing was compared")))
+        << table->model()->index(0, 0).data().toString().toStdString();
 }
 
 TEST(VerdictCulprits, TheDecisionPathTakesThePalettesHighlight) {
@@ -113,4 +117,36 @@ TEST(VerdictCulprits, TheDecisionPathTakesThePalettesHighlight) {
     EXPECT_LT(DivergenceMapPanel::equalColor().lightness(), 128);
     QApplication::setPalette(before);
     EXPECT_GT(DivergenceMapPanel::equalColor().lightness(), 128);
+}
+
+TEST(VerdictCulprits, TheModelHoldsUnderTheModelTesterThroughEveryKindOfVerdict) {
+    TempDir runs;
+    uitest::writeMixedPair(runs.path());
+    CulpritModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(model.rowCount(), 0);
+    const Analysis diverged = analyze(runs / "a", runs / "b");
+    model.setSnapshot(uitest::finishedSnapshot(diverged));
+    ASSERT_EQ(model.rowCount(), static_cast<int>(diverged.verdict.culprits.size()));
+    EXPECT_TRUE(model.emptyReason().isEmpty());
+    EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("At step 1"));
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const auto& row = diverged.verdict.culprits[std::size_t(r)];
+        EXPECT_EQ(model.index(r, 0).data().toString().toStdString(), row.label);
+        EXPECT_EQ(model.index(r, 1).data(CulpritModel::GroupRole).toString().toStdString(),
+                  row.group);
+        EXPECT_EQ(model.index(r, 0).data(CulpritModel::StepRole).toULongLong(), 1u);
+        if (!row.divergentBuffers.empty()) {
+            EXPECT_TRUE(model.index(r, 1).data().toString().startsWith(QStringLiteral("DIVERGE")));
+        }
+    }
+    model.setSnapshot(uitest::finishedSnapshot(analyze(runs / "a", runs / "a")));
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_FALSE(model.emptyReason().isEmpty());
+    EXPECT_EQ(model.index(0, 0).data().toString(), model.emptyReason());
+    EXPECT_FALSE(model.index(0, 0).data(CulpritModel::StepRole).isValid()); // nothing to open
+    EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(),
+              QStringLiteral("At the first divergent step"));
+    model.clear();
+    EXPECT_EQ(model.rowCount(), 0);
 }

@@ -12,7 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
-#include <QTableWidget>
+#include <QTableView>
 
 #include <gtest/gtest.h>
 
@@ -50,8 +50,8 @@ struct Window {
         return l && l->isVisible();
     }
     QString culprit(int row) {
-        auto* t = panel().findChild<QTableWidget*>(QStringLiteral("culpritTable"));
-        return t && t->item(row, 1) ? t->item(row, 1)->text() : QString();
+        auto* t = panel().findChild<QTableView*>(QStringLiteral("culpritTable"));
+        return t ? t->model()->index(row, 1).data().toString() : QString();
     }
     MatrixModel& matrix() { return *window.triageView()->matrixModel(); }
     QVariant cell(quint64 step, const char* group, int role) {

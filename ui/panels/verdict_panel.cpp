@@ -1,5 +1,6 @@
 #include "panels/verdict_panel.h"
 
+#include "models/culprit_model.h"
 #include "widgets/matrix_colors.h"
 
 #include "dumpscope/verdict.h"
@@ -10,7 +11,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSet>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -19,11 +20,6 @@
 using dumpscope::DecisionCase;
 
 namespace {
-
-// The culprit table's group id and first divergent buffer, for a click on the row.
-constexpr int kGroupRole = Qt::UserRole + 1;
-constexpr int kBufferRole = Qt::UserRole + 2;
-constexpr int kStepRole = Qt::UserRole + 3;
 
 QString caseName(DecisionCase c) {
     return QString::fromStdString(std::string(dumpscope::decisionCaseName(c)));
@@ -53,9 +49,9 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
 
 VerdictPanel::VerdictPanel(QWidget* parent)
     : QWidget(parent), m_headline(new QLabel(this)), m_tree(new QTreeWidget(this)),
-      m_text(new QPlainTextEdit(this)), m_culprits(new QTableWidget(this)),
-      m_rootCause(new QLabel(this)), m_warnings(new QLabel(this)),
-      m_rootTitle(sectionTitle(tr("Root cause by dataflow"), this)) {
+      m_text(new QPlainTextEdit(this)), m_culprits(new QTableView(this)),
+      m_culpritModel(new CulpritModel(this)), m_rootCause(new QLabel(this)),
+      m_warnings(new QLabel(this)), m_rootTitle(sectionTitle(tr("Root cause by dataflow"), this)) {
     m_headline->setObjectName(QStringLiteral("verdictHeadline"));
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::PlainText);
@@ -78,22 +74,18 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
     m_culprits->setObjectName(QStringLiteral("culpritTable"));
-    m_culprits->setColumnCount(2);
-    m_culprits->setHorizontalHeaderLabels({tr("Group"), tr("At the first divergent step")});
-    m_culprits->horizontalHeaderItem(0)->setToolTip(tr("Schema group (id and label)"));
-    m_culprits->horizontalHeaderItem(1)->setToolTip(
-        tr("The group's divergent buffers at the first divergent step, or EQUAL"));
+    m_culprits->setModel(m_culpritModel);
     m_culprits->verticalHeader()->hide();
     m_culprits->horizontalHeader()->setStretchLastSection(true);
     m_culprits->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_culprits->setSelectionMode(QAbstractItemView::NoSelection);
     m_culprits->setCursor(Qt::PointingHandCursor);
-    connect(m_culprits, &QTableWidget::cellClicked, this, [this](int row, int) {
-        const QTableWidgetItem* group = m_culprits->item(row, 0);
-        if (!group || !group->data(kStepRole).isValid()) return;
-        emit rootCauseActivated(group->data(kStepRole).toULongLong(),
-                                group->data(kGroupRole).toString(),
-                                group->data(kBufferRole).toString());
+    connect(m_culprits, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const QModelIndex group = index.siblingAtColumn(0);
+        if (!group.data(CulpritModel::StepRole).isValid()) return;
+        emit rootCauseActivated(group.data(CulpritModel::StepRole).toULongLong(),
+                                group.data(CulpritModel::GroupRole).toString(),
+                                group.data(CulpritModel::BufferRole).toString());
     });
     m_culprits->setWordWrap(false);
 
@@ -190,7 +182,7 @@ void VerdictPanel::clear() {
     showTerms(dumpscope::VerdictTerms::schema);
     m_headline->setText(tr("No verdict yet"));
     m_text->clear();
-    m_culprits->setRowCount(0);
+    m_culpritModel->clear();
     m_rootCause->setText(tr("–"));
     m_warnings->hide();
     m_links.clear();
@@ -292,7 +284,7 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     m_warnings->setVisible(!warnings.isEmpty());
     m_text->setPlainText(QString::fromStdString(verdict.text));
     highlightPath(verdict);
-    fillCulprits(analysis);
+    fillCulprits(snapshot);
     if (analysis.terms == dumpscope::VerdictTerms::own && cause.step)
         fillOwnRootCause(analysis);
     else
@@ -336,68 +328,9 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
     }
 }
 
-void VerdictPanel::fillCulprits(const dumpscope::Analysis& analysis) {
-    const auto& culprits = analysis.verdict.culprits;
+void VerdictPanel::fillCulprits(const SnapshotPtr& snapshot) {
     m_culprits->clearSpans();
-    if (culprits.empty()) {
-        // Say why there is nothing to list rather than show an empty grid.
-        const std::string_view notCompared = dumpscope::notComparedReason(analysis);
-        const QString why =
-            !notCompared.empty()
-                ? tr("Nothing was compared: %1")
-                      .arg(QString::fromUtf8(notCompared.data(), qsizetype(notCompared.size())))
-            : analysis.buffers.empty() ? tr("Nothing was compared: no buffer in either run")
-                                       : tr("No divergent step: every group is equal at every step "
-                                            "compared, so no group is a culprit");
-        m_culprits->setRowCount(1);
-        m_culprits->setSpan(0, 0, 1, 2);
-        auto* item = new QTableWidgetItem(why);
-        item->setForeground(m_culprits->palette().color(QPalette::PlaceholderText));
-        item->setToolTip(why);
-        m_culprits->setItem(0, 0, item);
-        return;
-    }
-    m_culprits->setRowCount(static_cast<int>(culprits.size()));
-    if (analysis.verdict.firstDivergentStep)
-        m_culprits->horizontalHeaderItem(1)->setText(
-            tr("At step %1").arg(*analysis.verdict.firstDivergentStep));
-    for (int r = 0; r < static_cast<int>(culprits.size()); ++r) {
-        const auto& row = culprits[r];
-        auto* group = new QTableWidgetItem(QString::fromStdString(row.label));
-        // A click on the row opens its cell: the group at the first divergent step, on its
-        // first divergent buffer.
-        if (analysis.verdict.firstDivergentStep)
-            group->setData(kStepRole,
-                           QVariant::fromValue<quint64>(*analysis.verdict.firstDivergentStep));
-        group->setData(kGroupRole, QString::fromStdString(row.group));
-        group->setData(kBufferRole, row.divergentBuffers.empty()
-                                        ? QString()
-                                        : QString::fromStdString(row.divergentBuffers.front()));
-        QString text;
-        QColor color = m_culprits->palette().color(QPalette::Text);
-        const QString unjudged = QString::fromStdString(dumpscope::unjudgedText(row));
-        if (dumpscope::notJudged(row)) {
-            text = tr("NOT JUDGED — %1").arg(unjudged);
-            color = matrix_colors::toleratedText();
-        }
-        QString tip; // the whole list, where the cell shows it cut
-        if (!dumpscope::notJudged(row) && !row.divergentBuffers.empty()) {
-            text = tr("DIVERGE in %1").arg(cutText(row.divergentBuffers));
-            tip = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
-            if (!unjudged.isEmpty()) {
-                text += tr("; not judged: %1").arg(unjudged);
-                tip += tr("; not judged: %1").arg(unjudged);
-            }
-            color = matrix_colors::divergeText();
-        } else if (!dumpscope::notJudged(row)) {
-            text = row.present ? tr("EQUAL") : tr("(no dump)");
-            if (row.present) color = matrix_colors::equalText();
-        }
-        auto* status = new QTableWidgetItem(text);
-        status->setForeground(color);
-        status->setToolTip(tip.isEmpty() ? text : tip);
-        m_culprits->setItem(r, 0, group);
-        m_culprits->setItem(r, 1, status);
-    }
+    m_culpritModel->setSnapshot(snapshot);
+    if (!m_culpritModel->emptyReason().isEmpty()) m_culprits->setSpan(0, 0, 1, 2);
     m_culprits->resizeColumnToContents(0);
 }

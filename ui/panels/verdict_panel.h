@@ -11,7 +11,8 @@
 
 class QLabel;
 class QPlainTextEdit;
-class QTableWidget;
+class QTableView;
+class CulpritModel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -48,7 +49,7 @@ class VerdictPanel : public QWidget {
   private:
     void buildTree();
     void highlightPath(const dumpscope::Verdict& verdict);
-    void fillCulprits(const dumpscope::Analysis& analysis);
+    void fillCulprits(const SnapshotPtr& snapshot);
     void fillRootCause(const dumpscope::Analysis& analysis);
     void onLink(const QString& link);
     void fillOwnRootCause(const dumpscope::Analysis& analysis);
@@ -67,7 +68,8 @@ class VerdictPanel : public QWidget {
     QLabel* m_headline;
     QTreeWidget* m_tree;
     QPlainTextEdit* m_text;
-    QTableWidget* m_culprits;
+    QTableView* m_culprits;
+    CulpritModel* m_culpritModel;
     QLabel* m_rootCause;
     QLabel* m_warnings;
     QLabel* m_rootTitle;
