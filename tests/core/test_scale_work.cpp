@@ -116,3 +116,37 @@ TEST(ScaleWork, ComparedBuffersFindTheirCellsWithOneLookupEach) {
     EXPECT_EQ(live.verdict.rootCause.sources.size(), n);
     EXPECT_EQ(again.rootCause.sources.size(), n);
 }
+
+// The window's live summary looks each compared buffer's cell up in an index kept across
+// batches, and with the headline alone decides the verdict again only when the first divergent
+// step or the exit code moves: here once, at the first divergence, however many batches follow.
+TEST(ScaleWork, ALiveSummaryDecidesTheVerdictAgainOnlyWhenItsHeadlineMoves) {
+    TempDir dir;
+    const std::size_t n = 2000;
+    writeRoots(dir.path(), n);
+    const Analysis done = analyze(dir / "a", dir / "b");
+    ASSERT_EQ(done.buffers.size(), n);
+    Analysis live = done;
+    for (std::size_t i = 0; i < live.buffers.size(); ++i)
+        live.buffers[i].pending = true;
+    summarize(live);
+    std::uint64_t before = detail::nameLookups();
+    const Verdict full = decide(done);
+    const std::uint64_t perVerdict = detail::nameLookups() - before;
+    std::vector<std::size_t> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    LiveSummary summary(LiveVerdict::headline);
+    before = detail::nameLookups();
+    for (std::size_t at = 0; at < n; at += 100) {
+        const std::vector<std::size_t> batch(all.begin() + static_cast<std::ptrdiff_t>(at),
+                                             all.begin() + static_cast<std::ptrdiff_t>(at + 100));
+        for (std::size_t i : batch)
+            live.buffers[i] = done.buffers[i];
+        ASSERT_EQ(summary.compared(live, batch).size(), batch.size());
+        EXPECT_EQ(live.verdict.firstDivergentStep, full.firstDivergentStep);
+        EXPECT_EQ(live.verdict.exitCode, 1);
+    }
+    EXPECT_LE(detail::nameLookups() - before, n + perVerdict);
+    for (std::size_t c = 0; c < n; ++c)
+        EXPECT_EQ(live.matrix[0].cells[c].nDivergent, 1u);
+}

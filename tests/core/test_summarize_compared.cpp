@@ -238,3 +238,45 @@ TEST(LazyCounts, UsedRangeRunsFromTheFirstNonzeroCounterToTheLast) {
     EXPECT_EQ(c.stored(), 3u);
     EXPECT_EQ(c.usedRange(), (Range{5, 8}));
 }
+
+// A LiveSummary kept over the batches of one analysis: in exact mode the matrix and verdict of
+// summarizeCompared() after every batch; with the headline alone, the same matrix, first
+// divergent step and exit code.
+TEST(LiveSummary, MatchesAFullSummaryBatchAfterBatchInEitherMode) {
+    for (const LiveVerdict mode : {LiveVerdict::exact, LiveVerdict::headline}) {
+        for (unsigned seed = 1; seed <= 30; ++seed) {
+            SCOPED_TRACE("seed " + std::to_string(seed) +
+                         (mode == LiveVerdict::exact ? " exact" : " headline"));
+            std::mt19937 rng(seed);
+            const Analysis done = randomAnalysis(rng, 1 + static_cast<int>(rng() % 6));
+            Analysis live = done;
+            for (std::size_t i = 0; i < live.buffers.size(); ++i)
+                live.buffers[i].pending = true;
+            summarize(live);
+            LiveSummary summary(mode);
+            std::vector<std::size_t> order(done.buffers.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), rng);
+            for (std::size_t next = 0; next < order.size();) {
+                const std::size_t batch = std::min<std::size_t>(1 + rng() % 8, order.size() - next);
+                const std::vector<std::size_t> compared(
+                    order.begin() + static_cast<std::ptrdiff_t>(next),
+                    order.begin() + static_cast<std::ptrdiff_t>(next + batch));
+                next += batch;
+                for (std::size_t i : compared)
+                    live.buffers[i] = done.buffers[i];
+                summary.compared(live, compared);
+                Analysis full = live;
+                summarize(full);
+                expectSameMatrix(live, full);
+                if (mode == LiveVerdict::exact) {
+                    expectSameVerdict(live.verdict, full.verdict);
+                } else {
+                    EXPECT_EQ(live.verdict.exitCode, full.verdict.exitCode);
+                    EXPECT_EQ(live.verdict.firstDivergentStep, full.verdict.firstDivergentStep);
+                }
+                if (::testing::Test::HasFailure()) return;
+            }
+        }
+    }
+}

@@ -64,7 +64,7 @@ class LiveAnalysis {
     SnapshotPtr snapshot(std::size_t nDone, std::size_t total) {
         SnapshotChanges changes;
         changes.since = m_lastSerial;
-        changes.cells = dumpscope::summarizeCompared(m_live, m_compared);
+        changes.cells = m_summary.compared(m_live, m_compared);
         std::sort(m_compared.begin(), m_compared.end());
         changes.buffers = std::exchange(m_compared, {});
         auto snapshot = makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone,
@@ -78,6 +78,9 @@ class LiveAnalysis {
 
   private:
     dumpscope::Analysis m_live;
+    // The window shows the root cause and the culprits once the analysis is finished, from the
+    // final result; a progress snapshot's verdict needs its first divergent step and exit code.
+    dumpscope::LiveSummary m_summary{dumpscope::LiveVerdict::headline};
     std::vector<std::size_t> m_compared; // since the last snapshot
     std::uint64_t m_lastSerial = 0;
     std::uint64_t m_planSerial = 0; // the first snapshot's, the plan's

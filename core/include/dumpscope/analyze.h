@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace dumpscope {
 
@@ -118,5 +119,34 @@ struct CellPosition {
 // changed, in matrix order, each once.
 std::vector<CellPosition> summarizeCompared(Analysis& analysis,
                                             const std::vector<std::size_t>& compared);
+
+// How much of the verdict LiveSummary keeps up to date while an analysis is in flight.
+enum class LiveVerdict {
+    // As summarize() would: decided again whenever a compared buffer can change any of it.
+    exact,
+    // The first divergent step and the exit code as summarize() would; the rest (culprits, root
+    // cause, the one-sided count) as of the last time either changed. At a divergent step every
+    // result can move the root cause, and deciding it again for each batch read every buffer:
+    // a front end that shows the root cause only once the analysis is finished asks for this,
+    // and summarize() gives the whole verdict at the end.
+    headline,
+};
+
+// summarizeCompared() for one analysis in flight, called batch after batch: the matrix's column
+// of each group is looked up in an index kept from one batch to the next (the matrix is laid out
+// once, by the plan), where summarizeCompared() builds one per call. One LiveSummary per
+// analysis: a group absent from the layout it indexed first is not looked for again.
+class LiveSummary {
+  public:
+    explicit LiveSummary(LiveVerdict verdict = LiveVerdict::exact) : m_verdict(verdict) {}
+    std::vector<CellPosition> compared(Analysis& analysis,
+                                       const std::vector<std::size_t>& compared);
+
+  private:
+    std::optional<std::size_t> columnOf(const Analysis& analysis, const std::string& group);
+
+    LiveVerdict m_verdict;
+    std::unordered_map<std::string, std::size_t> m_column; // of the first row's groups
+};
 
 } // namespace dumpscope

@@ -170,24 +170,16 @@ void summarize(Analysis& an) {
 
 namespace {
 
-std::optional<CellPosition> cellOf(const Analysis& an, const ColumnIndex& columns,
-                                   const BufferResult& b) {
-    const auto step = std::lower_bound(an.steps.begin(), an.steps.end(), b.step);
-    if (step == an.steps.end() || *step != b.step) return std::nullopt;
-    const auto row = static_cast<std::size_t>(step - an.steps.begin());
-    if (row >= an.matrix.size()) return std::nullopt;
-    const auto column = columns.of(b.group);
-    if (!column) return std::nullopt;
-    return CellPosition{row, *column};
-}
-
 // Whether decide() can read differently once `b` is compared, when `v` is its verdict over the
 // buffers compared before: what decide() reads of a compared buffer, case by case. The other
-// buffers it reads (and errorA/B, the schema) did not change.
-bool mayChangeVerdict(const Analysis& an, const Verdict& v, const BufferResult& b) {
+// buffers it reads (and errorA/B, the schema) did not change. With `headline` alone, only the
+// first divergent step and the exit code count.
+bool mayChangeVerdict(const Analysis& an, const Verdict& v, const BufferResult& b,
+                      LiveVerdict what) {
     if (v.decisionCase == DecisionCase::not_compared) return false; // decided by the runs alone
     const auto& first = v.firstDivergentStep;
-    if (first && b.step == *first) return true;            // culprits and root cause
+    if (what == LiveVerdict::exact && first && b.step == *first)
+        return true;                                       // culprits and root cause
     if (isError(b.status) && v.exitCode != 2) return true; // the first error: exit 2
     if (!countsAsDivergent(an, b.status)) return false;
     if (v.exitCode == 0) return true; // the first divergence: exit 1
@@ -206,22 +198,25 @@ Status cellStatus(const Analysis& an, const GroupCell& cell) {
     return status;
 }
 
-} // namespace
-
-std::vector<CellPosition> summarizeCompared(Analysis& an,
-                                            const std::vector<std::size_t>& compared) {
+// Brings the cells of `compared` up to date; `columnOf` finds a group's column in a row.
+template <typename ColumnOf>
+std::vector<CellPosition> updateCells(Analysis& an, const std::vector<std::size_t>& compared,
+                                      LiveVerdict what, ColumnOf columnOf) {
     std::vector<CellPosition> touched;
     if (an.matrix.empty() || compared.empty()) return touched;
-    // Built per call, in one pass over a row: a lookup per compared buffer after it.
-    const ColumnIndex columns(an.matrix.front().cells);
     bool decideAgain = false;
     for (std::size_t i : compared) {
         if (i >= an.buffers.size()) continue;
         const BufferResult& b = std::as_const(an.buffers)[i]; // read: shares the chunk still
-        const auto where = cellOf(an, columns, b);
-        if (b.pending || !where) continue;
-        decideAgain = decideAgain || mayChangeVerdict(an, an.verdict, b);
-        GroupCell& cell = an.matrix[where->row].cells[where->column];
+        if (b.pending) continue;
+        const auto step = std::lower_bound(an.steps.begin(), an.steps.end(), b.step);
+        if (step == an.steps.end() || *step != b.step) continue;
+        const auto row = static_cast<std::size_t>(step - an.steps.begin());
+        if (row >= an.matrix.size()) continue;
+        const auto column = columnOf(b.group);
+        if (!column) continue;
+        decideAgain = decideAgain || mayChangeVerdict(an, an.verdict, b, what);
+        GroupCell& cell = an.matrix[row].cells[*column];
         if (cell.nPending > 0) --cell.nPending;
         if (countsAsDivergent(an, b.status)) {
             ++cell.nDivergent;
@@ -234,7 +229,7 @@ std::vector<CellPosition> summarizeCompared(Analysis& an,
             cell.status = b.status;
         else if (cellSeverity(b.status) == cellSeverity(cell.status) && b.status != cell.status)
             cell.status = cellStatus(an, cell);
-        touched.push_back(*where);
+        touched.push_back(CellPosition{row, *column});
     }
     std::sort(touched.begin(), touched.end(), [](const CellPosition& x, const CellPosition& y) {
         return x.row != y.row ? x.row < y.row : x.column < y.column;
@@ -242,6 +237,40 @@ std::vector<CellPosition> summarizeCompared(Analysis& an,
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     if (decideAgain) an.verdict = decide(an);
     return touched;
+}
+
+} // namespace
+
+std::vector<CellPosition> summarizeCompared(Analysis& an,
+                                            const std::vector<std::size_t>& compared) {
+    if (an.matrix.empty() || compared.empty()) return {};
+    // Built per call, in one pass over a row: a lookup per compared buffer after it.
+    const ColumnIndex columns(an.matrix.front().cells);
+    return updateCells(an, compared, LiveVerdict::exact,
+                       [&](const std::string& group) { return columns.of(group); });
+}
+
+std::optional<std::size_t> LiveSummary::columnOf(const Analysis& an, const std::string& group) {
+    detail::countNameLookups(1);
+    const auto& cells = an.matrix.front().cells;
+    auto it = m_column.find(group);
+    // Checked against the row, so that a LiveSummary given another layout indexes it again
+    // rather than answer for the first one.
+    if (m_column.empty() || (it != m_column.end() &&
+                             (it->second >= cells.size() || cells[it->second].group != group))) {
+        m_column.clear();
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            m_column.emplace(cells[c].group, c);
+        it = m_column.find(group);
+    }
+    if (it == m_column.end()) return std::nullopt;
+    return it->second;
+}
+
+std::vector<CellPosition> LiveSummary::compared(Analysis& an,
+                                                const std::vector<std::size_t>& compared) {
+    return updateCells(an, compared, m_verdict,
+                       [&](const std::string& group) { return columnOf(an, group); });
 }
 
 } // namespace dumpscope
