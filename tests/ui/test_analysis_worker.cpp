@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <algorithm>
 
 using dumpscope::test::TempDir;
@@ -40,6 +42,7 @@ TEST(AnalysisWorker, SnapshotsFillInAsBuffersFinish) {
     dumpscope::uitest::writeLargePair(dir.path(), 6, 2048);
     const std::uint64_t plansBefore = dumpscope::detail::plansMade();
     AnalysisWorker worker;
+    worker.setShareSpacing(std::chrono::milliseconds(0)); // every share shown, however fast
     QSignalSpy planned(&worker, &AnalysisWorker::planned);
     QSignalSpy progressed(&worker, &AnalysisWorker::progressed);
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
@@ -82,6 +85,7 @@ TEST(AnalysisWorker, SupersededAndCancelledAnalysesAreDropped) {
     dumpscope::uitest::writeLargePair(big.path(), 30, 4096);
     dumpscope::uitest::writeMixedPair(small.path());
     AnalysisWorker worker;
+    worker.setShareSpacing(std::chrono::milliseconds(0)); // every share shown, however fast
     QList<quint64> seen;
     for (auto signal :
          {&AnalysisWorker::planned, &AnalysisWorker::progressed, &AnalysisWorker::finished})

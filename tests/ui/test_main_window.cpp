@@ -11,6 +11,7 @@
 #include "window/main_window.h"
 #include "window/start_page.h"
 #include "window/triage_view.h"
+#include "workers/analysis_worker.h"
 
 #include "dumpscope/analyze.h"
 
@@ -26,6 +27,8 @@
 #include <QTreeWidgetItemIterator>
 
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 using namespace dumpscope;
 using dumpscope::test::TempDir;
@@ -201,6 +204,8 @@ TEST(MainWindow, CancelMidAnalysisThenReopenLeavesNoStaleCells) {
     uitest::writeLargePair(big.path(), 40, 4096);
     uitest::writeMixedPair(small.path());
     Window w;
+    // Every share shown, however fast: the test cancels once the first cells arrived.
+    w.window.analysisWorker()->setShareSpacing(std::chrono::milliseconds(0));
     QSignalSpy cancelled(&w.window, &MainWindow::analysisCancelled);
     QSignalSpy finished(&w.window, &MainWindow::analysisFinished);
 

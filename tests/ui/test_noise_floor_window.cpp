@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 using dumpscope::Status;
 using dumpscope::test::NoiseRunSpec;
 using dumpscope::test::TempDir;
@@ -62,6 +64,7 @@ TEST(NoiseFloorWindow, WorkerReadsThePairOverTheRerunsFloor) {
     request.runB = r.add("cand", staleFrom2(3, "q_logits"));
     request.floorRuns = {r.add("r1", {1}), r.add("r2", {2})};
     AnalysisWorker worker;
+    worker.setShareSpacing(std::chrono::milliseconds(0)); // every share shown, however fast
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
     QSignalSpy progressed(&worker, &AnalysisWorker::progressed);
     worker.start(request);
@@ -90,6 +93,7 @@ TEST(NoiseFloorWindow, AMissingRerunFailsNamingIt) {
     request.runB = r.add("cand", {4});
     request.floorRuns = {q(r.dir / "no_such_rerun")};
     AnalysisWorker worker;
+    worker.setShareSpacing(std::chrono::milliseconds(0)); // every share shown, however fast
     QSignalSpy failed(&worker, &AnalysisWorker::failed);
     worker.start(request);
     ASSERT_TRUE(failed.wait(120000));

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -75,6 +77,7 @@ int signalledCells(QSignalSpy& spy) {
 // Runs the worker on `request` and hands every snapshot, in order, to `take`.
 template <typename Take> void runWorker(const AnalysisRequest& request, Take take) {
     AnalysisWorker worker;
+    worker.setShareSpacing(std::chrono::milliseconds(0)); // every share shown, however fast
     QSignalSpy finished(&worker, &AnalysisWorker::finished);
     QObject::connect(&worker, &AnalysisWorker::planned, [&](quint64, SnapshotPtr s) { take(s); });
     QObject::connect(&worker, &AnalysisWorker::progressed,

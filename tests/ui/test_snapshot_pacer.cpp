@@ -39,11 +39,12 @@ std::size_t snapshotsOver(std::size_t total, Clock::duration perBuffer, Clock::d
 } // namespace
 
 TEST(SnapshotPacer, SnapshotsDoNotGrowWithTheRunsBuffers) {
-    // Buffers compared faster than any interval: only the share rule lets a snapshot through.
-    const std::size_t small = snapshotsOver(1000, 0ns, 0ns);
-    const std::size_t large = snapshotsOver(100000, 0ns, 0ns);
+    // A second of comparing, in 1,000 buffers or in 100,000: the same few snapshots, a share
+    // of the run each.
+    const std::size_t small = snapshotsOver(1000, 1ms, 0ns);
+    const std::size_t large = snapshotsOver(100000, 10us, 0ns);
     EXPECT_LE(small, SnapshotPacer::kSharesPerRun);
-    EXPECT_LE(large, SnapshotPacer::kSharesPerRun);
+    EXPECT_EQ(large, small);
     EXPECT_GE(large, 1u);
     // Every snapshot costing a twentieth of the whole comparison: twenty of them would double
     // the analysis; past its shares, the pacer keeps them to a tenth of its time.
@@ -57,8 +58,12 @@ TEST(SnapshotPacer, SnapshotsDoNotGrowWithTheRunsBuffers) {
 }
 
 TEST(SnapshotPacer, FewBigBuffersShowEachAsItFinishes) {
-    // Eight buffers or fewer: each is a share of the run, so each is shown as soon as compared.
-    EXPECT_EQ(snapshotsOver(5, 0ns, 0ns), 5u);
+    // Eight buffers or fewer: each is a share of the run, so each is shown as soon as compared,
+    // once it took longer than the spacing between shares.
+    EXPECT_EQ(snapshotsOver(5, SnapshotPacer::kShareSpacing, 0ns), 5u);
+    // A run compared within that spacing shows no frame of progress, only its final snapshot:
+    // no one sees frames that close, and each one costs the GUI thread the comparison needs.
+    EXPECT_EQ(snapshotsOver(100000, 0ns, 0ns), 0u);
     // A slow run still shows progress every interval between its shares.
     Clock::time_point now{};
     SnapshotPacer pacer(1000000, now);

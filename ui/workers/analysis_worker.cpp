@@ -21,6 +21,7 @@ struct AnalysisWorker::Job : BackgroundJob {
     std::filesystem::path runA, runB;
     dumpscope::AnalyzeOptions options;
     std::vector<std::filesystem::path> floorRuns; // reruns of run A's build, or none
+    SnapshotPacer::Clock::duration shareSpacing{};
     // Set while a progress snapshot is queued for the GUI; the next one waits for it.
     std::atomic<bool> snapshotInFlight{false};
 };
@@ -105,6 +106,7 @@ quint64 AnalysisWorker::start(const AnalysisRequest& request) {
     job->runB = request.runB.toStdString();
     job->options = request.analyzeOptions();
     job->options.cache = cacheFor(request.runA, request.runB);
+    job->shareSpacing = m_shareSpacing;
     for (const QString& run : request.floorRuns)
         job->floorRuns.push_back(run.toStdString());
     m_lastRequest = request;
@@ -201,7 +203,7 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
         LiveAnalysis live(std::move(skeleton));
         const auto planStart = SnapshotPacer::Clock::now();
         auto first = live.snapshot(0, live.size());
-        SnapshotPacer pacer(live.size(), planStart);
+        SnapshotPacer pacer(live.size(), planStart, job->shareSpacing);
         pacer.taken(planStart, SnapshotPacer::Clock::now());
         post([this, seq, first] { emit planned(seq, first); });
 

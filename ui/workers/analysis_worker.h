@@ -2,10 +2,12 @@
 
 #include "workers/analysis_request.h"
 #include "workers/analysis_snapshot.h"
+#include "workers/snapshot_pacer.h"
 
 #include <QObject>
 #include <QString>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -38,6 +40,10 @@ class AnalysisWorker : public QObject {
     void cancel();
     bool isRunning() const { return m_running; }
     quint64 sequence() const { return m_sequence; }
+    // The least time between two progress snapshots that each show a share of the run
+    // (SnapshotPacer::kShareSpacing unless set), for the analyses started from now on. Zero shows
+    // every share however fast it was compared: what a test of the snapshots' contents needs.
+    void setShareSpacing(std::chrono::milliseconds spacing) { m_shareSpacing = spacing; }
 
   signals:
     // The skeleton from plan(): every step and buffer, nothing compared yet.
@@ -58,6 +64,8 @@ class AnalysisWorker : public QObject {
 
     quint64 m_sequence = 0;
     bool m_running = false;
+    std::chrono::milliseconds m_shareSpacing{
+        std::chrono::duration_cast<std::chrono::milliseconds>(SnapshotPacer::kShareSpacing)};
     std::vector<std::shared_ptr<Job>> m_jobs; // current and cancelled ones still unwinding
     std::optional<AnalysisRequest> m_lastRequest;
     // By (run A, run B), least recently used first.

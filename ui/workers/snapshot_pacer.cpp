@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
-SnapshotPacer::SnapshotPacer(std::size_t total, Clock::time_point planned)
-    : m_share(std::max<std::size_t>(1, total / kSharesPerRun)), m_last(planned) {}
+SnapshotPacer::SnapshotPacer(std::size_t total, Clock::time_point planned,
+                             Clock::duration shareSpacing)
+    : m_share(std::max<std::size_t>(1, total / kSharesPerRun)), m_shareSpacing(shareSpacing),
+      m_last(planned) {}
 
 bool SnapshotPacer::due(Clock::time_point now) const {
     if (m_since == 0) return false;
-    if (m_since >= m_share) return true;
+    if (m_since >= m_share) return now - m_last >= m_shareSpacing;
     return now - m_last >= std::max<Clock::duration>(kMinInterval, kCostFactor * m_lastCost);
 }
 
