@@ -14,8 +14,8 @@ namespace dumpscope {
 
 // The numeric options, --steps and --align, parsed and checked against their ranges
 // (cli_options.h), into `options` and --watch's `untilStep` and `settle`; an option not given
-// leaves its value as it was. False after the message on `err`. Called before --version and
-// --make-demo are acted on, so that a value refused is refused whatever else was asked.
+// leaves its value as it was. False after the message on `err`. Read before --version and
+// --make-demo are acted on: a value refused is refused with them too.
 bool readNumericOptions(const CliArgs& args, AnalyzeOptions& options,
                         std::optional<std::uint64_t>& untilStep, double& settle, std::ostream& err);
 

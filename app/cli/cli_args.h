@@ -1,8 +1,8 @@
 #pragma once
 
 // dumpscope-cli's arguments as CLI11 reads them: every option declared with its --help text and
-// bound to a field here. Values are as typed; what they mean for the analysis is decided after
-// parsing (cli_analyze_options.h), so that --help and --version never depend on them.
+// bound to a field here. Values are kept as typed; cli_analyze_options.h reads them into the
+// analysis options once CLI11 has parsed.
 
 #include <string>
 #include <vector>
