@@ -84,6 +84,9 @@ struct Schema {
     std::vector<std::string> upstreamOf(const std::string& id) const;
     // Whether any buffer declares "inputs": without one, buffer-level dataflow is group-level.
     bool hasBufferInputs() const;
+    // Builds the index of group(), findFile() and buffer() now, on this thread, rather than on
+    // the first lookup.
+    void buildLookups() const { lookup.of(groups); }
 
     detail::SchemaIndex lookup; // of group(), findFile() and buffer(); not part of the schema
 };

@@ -19,6 +19,9 @@ namespace fs = std::filesystem;
 
 Analysis plan(const fs::path& runA, const fs::path& runB, const AnalyzeOptions& options) {
     Analysis an = detail::makePlan(runA, runB, options);
+    // On the planning thread: a front end's first lookup of a group would otherwise build the
+    // index of a 100,000-group schema on its GUI thread.
+    if (an.schema) an.schema->buildLookups();
     summarize(an);
     return an;
 }
