@@ -1,4 +1,5 @@
 #include "models/buffer_search.h"
+#include "workers/buffer_names.h"
 
 #include <QCompleter>
 #include <QSortFilterProxyModel>
@@ -61,13 +62,10 @@ void BufferSearch::setSnapshot(const SnapshotPtr& snapshot) {
     const bool sameBuffers = snapshot && m_namesOf != 0 && snapshot->planSerial == m_namesOf;
     m_namesOf = snapshot ? snapshot->planSerial : 0;
     if (sameBuffers) return;
-    std::set<QString> unique;
-    if (snapshot) {
-        ++m_namesListed;
-        for (const auto& b : snapshot->analysis->buffers)
-            unique.insert(QString::fromStdString(b.name));
-    }
-    const QStringList names(unique.begin(), unique.end());
+    const QStringList names = !snapshot ? QStringList()
+                              : snapshot->bufferNames
+                                  ? *snapshot->bufferNames
+                                  : (++m_namesListed, sortedBufferNames(*snapshot->analysis));
     if (names != m_names->stringList()) m_names->setStringList(names);
 }
 

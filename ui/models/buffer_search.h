@@ -38,7 +38,8 @@ class BufferSearch : public QLineEdit {
     // Focus and select the text, ready to type over (what Ctrl+F does).
     void activate();
     QCompleter* nameCompleter() const { return m_completer; }
-    // How many snapshots the names were listed from (each listing reads every buffer).
+    // How many snapshots the names were listed from here, on the GUI thread (each listing reads
+    // every buffer); a snapshot of the analysis worker brings its plan's names with it.
     int namesListed() const { return m_namesListed; }
 
   signals:

@@ -4,6 +4,7 @@
 #include "dumpscope/result.h"
 
 #include <QMetaType>
+#include <QStringList>
 
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,10 @@ struct AnalysisSnapshot {
     // The serial of the analysis' planned snapshot: snapshots with the same nonzero planSerial
     // list the same buffers in the same order (of the same plan), whatever they compared since.
     std::uint64_t planSerial = 0;
+    // The buffers' names, sorted, each once: listed by the worker once per plan and shared by
+    // every snapshot of it, so that the name search never lists a 100,000-buffer run on the GUI
+    // thread. Null where a snapshot was made otherwise: the search lists them itself.
+    std::shared_ptr<const QStringList> bufferNames;
 
     // Compared yet: until then a buffer's status is plan()'s placeholder, not a result.
     bool isDone(std::size_t bufferIndex) const {

@@ -1,5 +1,7 @@
 #include "workers/analysis_worker.h"
 #include "workers/background_job.h"
+#include "workers/buffer_names.h"
+#include "workers/off_thread_release.h"
 #include "workers/snapshot_pacer.h"
 
 #include "dumpscope/analyze.h"
@@ -50,7 +52,9 @@ std::shared_ptr<AnalysisSnapshot> makeSnapshot(std::shared_ptr<const dumpscope::
 // but those written since; the matrix is brought up to date for the buffers compared since.
 class LiveAnalysis {
   public:
-    explicit LiveAnalysis(dumpscope::Analysis planned) : m_live(std::move(planned)) {}
+    explicit LiveAnalysis(dumpscope::Analysis planned)
+        : m_live(std::move(planned)),
+          m_names(std::make_shared<const QStringList>(sortedBufferNames(m_live))) {}
     std::size_t size() const { return m_live.buffers.size(); }
 
     void setCompared(std::size_t index, const dumpscope::BufferResult& result) {
@@ -68,17 +72,20 @@ class LiveAnalysis {
         changes.cells = m_summary.compared(m_live, m_compared);
         std::sort(m_compared.begin(), m_compared.end());
         changes.buffers = std::exchange(m_compared, {});
-        auto snapshot = makeSnapshot(std::make_shared<const dumpscope::Analysis>(m_live), nDone,
-                                     total, false, m_planSerial);
+        auto snapshot = makeSnapshot(releasedOffThread(m_live), nDone, total, false, m_planSerial);
+        snapshot->bufferNames = m_names;
         if (m_lastSerial != 0) snapshot->changes = std::move(changes);
         m_lastSerial = snapshot->serial;
         m_planSerial = snapshot->planSerial;
         return snapshot;
     }
     std::uint64_t planSerial() const { return m_planSerial; }
+    // The plan's buffer names, for the final snapshot too: the same buffers.
+    const std::shared_ptr<const QStringList>& names() const { return m_names; }
 
   private:
     dumpscope::Analysis m_live;
+    std::shared_ptr<const QStringList> m_names;
     // The window shows the root cause and the culprits once the analysis is finished, from the
     // final result; a progress snapshot's verdict needs its first divergent step and exit code.
     dumpscope::LiveSummary m_summary{dumpscope::LiveVerdict::headline};
@@ -240,8 +247,8 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
         } else {
             const std::size_t n = result.buffers.size();
             auto final =
-                makeSnapshot(std::make_shared<const dumpscope::Analysis>(std::move(result)), n, n,
-                             true, live.planSerial());
+                makeSnapshot(releasedOffThread(std::move(result)), n, n, true, live.planSerial());
+            final->bufferNames = live.names();
             post([this, seq, final] {
                 m_running = false;
                 emit finished(seq, final);
