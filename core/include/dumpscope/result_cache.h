@@ -31,7 +31,9 @@ std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
 // pair of files (device and inode of both sides); it is used only when both files still have
 // the size, modification and change time it was computed from and everything else that shapes the
 // result (element type, resolved shape, tolerance, rounding threshold) is the same, and is
-// replaced otherwise. Errors and changed_while_reading are never kept: they are retried.
+// replaced otherwise. Errors and changed_while_reading are never kept: they are retried. A pair
+// with no bytes to read (both sides known by their logged fingerprints) is not kept either: it
+// is compared again, which reads no file and costs less than the lookup.
 // Thread-safe: analyze() calls it from all its threads.
 class ResultCache {
   public:

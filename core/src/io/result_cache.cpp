@@ -56,6 +56,9 @@ BufferResult ResultCache::compare(const BufferSource& sideA, const BufferSource&
     // log file, which holds every buffer of the run and grows with each step.
     const fs::path a = sideA.fingerprintOnly() ? fs::path() : sideA.path;
     const fs::path b = sideB.fingerprintOnly() ? fs::path() : sideB.path;
+    // Neither side has bytes to read (fingerprints, or one absent): comparing the pair again
+    // costs less than looking it up, and keeping it would save no read.
+    if (a.empty() && b.empty()) return compareSources(sideA, sideB, dtype, options);
     const auto idA = a.empty() ? std::nullopt : fileIdentity(a);
     const auto idB = b.empty() ? std::nullopt : fileIdentity(b);
     const std::uint64_t nFiles = (a.empty() ? 0 : 1) + (b.empty() ? 0 : 1);
