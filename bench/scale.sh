@@ -136,7 +136,7 @@ for axis in $AXES; do
     win="-"
     if [ "$have_gui" = 1 ]; then
         win="first verdict $f1 → $f10 s ($(exponent "$f1" "$f10")); last step $l1 → $l10 s (**$(exponent "$l1" "$l10")**); $(mib "$g1") → $(mib "$g10") MiB (**$(exponent "$g1" "$g10")**); stall $(awk -v a="$s1" -v b="$s10" 'BEGIN {printf "%.0f ms", 1000 * (a > b ? a : b)}')"
-        ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {more = sub(/^>/, "", w); printf "%s%.1f×", (more ? "> " : ""), w / c}')
+        ratio=$(awk -v w="$l10" -v c="$c10" 'BEGIN {more = sub(/^>/, "", w); printf "%s%.2f×", (more ? "> " : ""), w / c}')
     fi
     ROWS+=("| $axis | $n1 → $n10 | $cli | $win | ${ratio:--} |")
 done
