@@ -79,16 +79,31 @@ TEST(ScaleWork, IndependentRootsAreNamedWithLookupsInProportionToThem) {
     }
 }
 
-TEST(ScaleWork, ComparedBuffersFindTheirCellsWithOneLookupEach) {
-    TempDir dir;
-    const std::size_t n = 2000;
+namespace {
+
+// n independent divergent roots compared, as analyze() gives them.
+Analysis comparedRoots(const TempDir& dir, std::size_t n) {
     writeRoots(dir.path(), n);
-    const Analysis done = analyze(dir / "a", dir / "b");
-    ASSERT_EQ(done.buffers.size(), n);
+    return analyze(dir / "a", dir / "b");
+}
+
+// `done` before any of its buffers was compared, summarised: what the window's worker starts from.
+Analysis pendingCopy(const Analysis& done) {
     Analysis live = done;
     for (std::size_t i = 0; i < live.buffers.size(); ++i)
         live.buffers[i].pending = true;
     summarize(live);
+    return live;
+}
+
+} // namespace
+
+TEST(ScaleWork, ComparedBuffersFindTheirCellsWithOneLookupEach) {
+    TempDir dir;
+    const std::size_t n = 2000;
+    const Analysis done = comparedRoots(dir, n);
+    ASSERT_EQ(done.buffers.size(), n);
+    Analysis live = pendingCopy(done);
     std::vector<std::size_t> all(n);
     std::iota(all.begin(), all.end(), 0);
     // In batches, as the window's worker publishes them: each batch costs its buffers.
@@ -123,13 +138,9 @@ TEST(ScaleWork, ComparedBuffersFindTheirCellsWithOneLookupEach) {
 TEST(ScaleWork, ALiveSummaryDecidesTheVerdictAgainOnlyWhenItsHeadlineMoves) {
     TempDir dir;
     const std::size_t n = 2000;
-    writeRoots(dir.path(), n);
-    const Analysis done = analyze(dir / "a", dir / "b");
+    const Analysis done = comparedRoots(dir, n);
     ASSERT_EQ(done.buffers.size(), n);
-    Analysis live = done;
-    for (std::size_t i = 0; i < live.buffers.size(); ++i)
-        live.buffers[i].pending = true;
-    summarize(live);
+    Analysis live = pendingCopy(done);
     std::uint64_t before = detail::nameLookups();
     const Verdict full = decide(done);
     const std::uint64_t perVerdict = detail::nameLookups() - before;

@@ -100,6 +100,23 @@ void expectSameVerdict(const Verdict& x, const Verdict& y) {
     EXPECT_EQ(x.rootCause.suggestion, y.rootCause.suggestion);
 }
 
+// `done` before any of its buffers was compared, summarised: what the window's worker starts from.
+Analysis pendingCopy(const Analysis& done) {
+    Analysis live = done;
+    for (std::size_t i = 0; i < live.buffers.size(); ++i)
+        live.buffers[i].pending = true;
+    summarize(live);
+    return live;
+}
+
+// The buffers' indices in an order of completion drawn from `rng`.
+std::vector<std::size_t> shuffledOrder(std::size_t n, std::mt19937& rng) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    return order;
+}
+
 } // namespace
 
 TEST(SummarizeCompared, MatchesAFullSummaryInAnyOrderOfCompletion) {
@@ -107,13 +124,8 @@ TEST(SummarizeCompared, MatchesAFullSummaryInAnyOrderOfCompletion) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         std::mt19937 rng(seed);
         const Analysis done = randomAnalysis(rng, 1 + static_cast<int>(rng() % 6));
-        Analysis live = done;
-        for (std::size_t i = 0; i < live.buffers.size(); ++i)
-            live.buffers[i].pending = true;
-        summarize(live);
-        std::vector<std::size_t> order(done.buffers.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::shuffle(order.begin(), order.end(), rng);
+        Analysis live = pendingCopy(done);
+        const std::vector<std::size_t> order = shuffledOrder(done.buffers.size(), rng);
         for (std::size_t next = 0; next < order.size();) {
             const std::size_t batch = std::min<std::size_t>(1 + rng() % 8, order.size() - next);
             std::vector<std::size_t> compared(order.begin() + static_cast<std::ptrdiff_t>(next),
@@ -249,14 +261,9 @@ TEST(LiveSummary, MatchesAFullSummaryBatchAfterBatchInEitherMode) {
                          (mode == LiveVerdict::exact ? " exact" : " headline"));
             std::mt19937 rng(seed);
             const Analysis done = randomAnalysis(rng, 1 + static_cast<int>(rng() % 6));
-            Analysis live = done;
-            for (std::size_t i = 0; i < live.buffers.size(); ++i)
-                live.buffers[i].pending = true;
-            summarize(live);
+            Analysis live = pendingCopy(done);
             LiveSummary summary(mode);
-            std::vector<std::size_t> order(done.buffers.size());
-            std::iota(order.begin(), order.end(), 0);
-            std::shuffle(order.begin(), order.end(), rng);
+            const std::vector<std::size_t> order = shuffledOrder(done.buffers.size(), rng);
             for (std::size_t next = 0; next < order.size();) {
                 const std::size_t batch = std::min<std::size_t>(1 + rng() % 8, order.size() - next);
                 const std::vector<std::size_t> compared(
