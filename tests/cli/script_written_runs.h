@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dumpscope::test {
 
@@ -29,6 +30,15 @@ template <class Suite> class ScriptWrittenRuns : public ::testing::Test {
     void SetUp() override {
         if (!s_written)
             GTEST_SKIP() << "/usr/bin/python3 with torch could not write the runs: " << s_why;
+    }
+
+    // dumpscope-cli on runs `a` and `b` of the written directory, then `extra`.
+    static ProcessResult cli(const std::string& a, const std::string& b,
+                             const std::vector<std::string>& extra) {
+        std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / a).string(),
+                                         (*s_dir / b).string()};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        return runProcess(argv, {}, 60);
     }
 
     inline static std::unique_ptr<TempDir> s_dir;

@@ -11,7 +11,6 @@
 
 namespace fs = std::filesystem;
 using dumpscope::test::ProcessResult;
-using dumpscope::test::runProcess;
 
 namespace {
 
@@ -21,10 +20,7 @@ class CliPrecision : public dumpscope::test::ScriptWrittenRuns<CliPrecision> {
 
   protected:
     static ProcessResult cli(const std::string& pairCase, const std::vector<std::string>& extra) {
-        std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / pairCase / "a").string(),
-                                         (*s_dir / pairCase / "b").string()};
-        argv.insert(argv.end(), extra.begin(), extra.end());
-        return runProcess(argv, {}, 60);
+        return ScriptWrittenRuns::cli(pairCase + "/a", pairCase + "/b", extra);
     }
     static nlohmann::json json(const std::string& pairCase) {
         const auto r = cli(pairCase, {"--json"});

@@ -12,7 +12,6 @@
 
 namespace fs = std::filesystem;
 using dumpscope::test::ProcessResult;
-using dumpscope::test::runProcess;
 
 namespace {
 
@@ -21,13 +20,6 @@ class CliShards : public dumpscope::test::ScriptWrittenRuns<CliShards> {
     static const char* script() { return "shards/write_shard_runs.py"; }
 
   protected:
-    static ProcessResult cli(const std::string& a, const std::string& b,
-                             std::vector<std::string> extra) {
-        std::vector<std::string> argv = {DUMPSCOPE_CLI_PATH, (*s_dir / a).string(),
-                                         (*s_dir / b).string()};
-        argv.insert(argv.end(), extra.begin(), extra.end());
-        return runProcess(argv, {}, 60);
-    }
     static nlohmann::json buffer(const nlohmann::json& doc, std::uint64_t step,
                                  const std::string& name) {
         for (const auto& s : doc["steps"])
