@@ -47,7 +47,7 @@ namespace detail {
 // O(1) each instead of a scan of every group: a run of 100,000 groups looks each one up. A copy
 // starts empty (the copy may gain groups). The index is rebuilt when the group list was
 // reallocated or resized; a found entry is checked against the key, and a buffer not found
-// by its file or name is looked for by a scan, since buffers added to a group leave the list
+// by its file is looked for by a scan, since buffers added to a group leave the list
 // as it was. The one change it does not see is a group id renamed in place after a lookup,
 // which nothing does: ids are fixed once a schema is parsed or extended. Lookups may run on
 // several threads.
@@ -84,11 +84,11 @@ struct Schema {
     std::vector<std::string> upstreamOf(const std::string& id) const;
     // Whether any buffer declares "inputs": without one, buffer-level dataflow is group-level.
     bool hasBufferInputs() const;
-    // Builds the index of group(), findFile() and buffer() now, on this thread, rather than on
+    // Builds the index of group() and findFile() now, on this thread, rather than on
     // the first lookup.
     void buildLookups() const { lookup.of(groups); }
 
-    detail::SchemaIndex lookup; // of group(), findFile() and buffer(); not part of the schema
+    detail::SchemaIndex lookup; // of group() and findFile(); not part of the schema
 };
 
 // A schema that could not be loaded: names the source, line and column and what is wrong.

@@ -2,6 +2,7 @@
 
 #include "analysis/name_rules.h"
 #include "io/regular_file.h"
+#include "schema/text_position.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,17 +21,9 @@ namespace {
 // A name map lists names, not tensors: a megabyte is tens of thousands of rules.
 constexpr std::uint64_t kMaxMapFileBytes = 16u << 20;
 
+// A column is a character, not a byte of one.
 std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-            ++column; // a column is a character, not a byte of one
-        }
-    }
-    return {line, column};
+    return detail::lineColumn(text, offset, detail::ColumnUnit::character);
 }
 
 class MapReader {

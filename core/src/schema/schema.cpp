@@ -2,6 +2,7 @@
 
 #include "io/regular_file.h"
 #include "schema/schema_graph.h"
+#include "schema/text_position.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,18 +33,9 @@ std::string formatError(const std::string& source, int line, int column, const s
     return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what;
 }
 
-// 1-based line and column of byte `offset` in `text`.
+// 1-based line and column of byte `offset` in `text`, the column in bytes.
 std::pair<int, int> lineColumn(std::string_view text, std::size_t offset) {
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
+    return detail::lineColumn(text, offset, detail::ColumnUnit::byte);
 }
 
 // nlohmann does not keep positions of parsed values, so semantic errors are located by finding
@@ -266,7 +258,7 @@ struct SchemaIndex::Maps {
     const GroupSpec* data = nullptr; // the group list indexed: another one means rebuild
     std::size_t size = 0;
     std::unordered_map<std::string_view, std::size_t> group;
-    std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> file, buffer;
+    std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> file;
 };
 
 SchemaIndex& SchemaIndex::operator=(const SchemaIndex&) {
@@ -288,7 +280,6 @@ SchemaIndex::of(const std::vector<GroupSpec>& groups) const {
         maps->group.emplace(groups[g].id, g); // the first of a repeated id, as a scan finds
         for (std::size_t b = 0; b < groups[g].buffers.size(); ++b) {
             maps->file.emplace(groups[g].buffers[b].file, std::pair{g, b});
-            maps->buffer.emplace(groups[g].buffers[b].name, std::pair{g, b});
         }
     }
     m_maps = maps;
@@ -297,31 +288,18 @@ SchemaIndex::of(const std::vector<GroupSpec>& groups) const {
 
 } // namespace detail
 
-namespace {
-
-// The (group, buffer) `key` names in `map`, checked against the schema; a miss scans, since
-// a buffer added to a group after the index was built does not resize the group list.
-template <typename Field>
-std::optional<std::pair<std::size_t, std::size_t>>
-findBuffer(const std::vector<GroupSpec>& groups,
-           const std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>>& map,
-           const std::string& key, Field field) {
-    if (const auto it = map.find(key); it != map.end()) {
+std::optional<std::pair<std::size_t, std::size_t>> Schema::findFile(const std::string& rest) const {
+    const auto maps = lookup.of(groups);
+    if (const auto it = maps->file.find(rest); it != maps->file.end()) {
         const auto [g, b] = it->second;
-        if (g < groups.size() && b < groups[g].buffers.size() && field(groups[g].buffers[b]) == key)
+        if (g < groups.size() && b < groups[g].buffers.size() && groups[g].buffers[b].file == rest)
             return it->second;
     }
+    // A miss scans: a buffer added to a group after the index was built leaves the list as it was.
     for (std::size_t g = 0; g < groups.size(); ++g)
         for (std::size_t b = 0; b < groups[g].buffers.size(); ++b)
-            if (field(groups[g].buffers[b]) == key) return std::pair{g, b};
+            if (groups[g].buffers[b].file == rest) return std::pair{g, b};
     return std::nullopt;
-}
-
-} // namespace
-
-std::optional<std::pair<std::size_t, std::size_t>> Schema::findFile(const std::string& rest) const {
-    return findBuffer(groups, lookup.of(groups)->file, rest,
-                      [](const BufferSpec& b) -> const std::string& { return b.file; });
 }
 
 const GroupSpec* Schema::group(const std::string& id) const {
@@ -336,10 +314,12 @@ const GroupSpec* Schema::group(const std::string& id) const {
     return nullptr;
 }
 
+// Not indexed: nothing looks buffers up by name once per buffer.
 const BufferSpec* Schema::buffer(const std::string& name) const {
-    const auto at = findBuffer(groups, lookup.of(groups)->buffer, name,
-                               [](const BufferSpec& b) -> const std::string& { return b.name; });
-    return at ? &groups[at->first].buffers[at->second] : nullptr;
+    for (const auto& g : groups)
+        for (const auto& b : g.buffers)
+            if (b.name == name) return &b;
+    return nullptr;
 }
 
 std::vector<std::string> Schema::upstreamOf(const std::string& id) const {
