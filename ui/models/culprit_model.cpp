@@ -1,25 +1,14 @@
 #include "models/culprit_model.h"
 
+#include "models/name_list_text.h"
 #include "widgets/matrix_colors.h"
 
 #include "dumpscope/verdict.h"
 
 #include <QApplication>
 #include <QPalette>
-#include <QStringList>
 
 namespace {
-
-QString joined(const std::vector<std::string>& items) {
-    QStringList list;
-    for (const auto& s : items)
-        list << QString::fromStdString(s);
-    return list.join(QStringLiteral(", "));
-}
-
-QString cut(const std::vector<std::string>& items) {
-    return QString::fromStdString(dumpscope::namesCut(items, dumpscope::kListedNames));
-}
 
 // Why there is nothing to list, rather than an empty grid.
 QString whyEmpty(const dumpscope::Analysis& analysis) {
@@ -93,8 +82,8 @@ QVariant CulpritModel::statusData(const dumpscope::CulpritRow& row, int role) co
         text = tr("NOT JUDGED — %1").arg(unjudged);
         color = matrix_colors::toleratedText();
     } else if (!row.divergentBuffers.empty()) {
-        text = tr("DIVERGE in %1").arg(cut(row.divergentBuffers));
-        tip = tr("DIVERGE in %1").arg(joined(row.divergentBuffers));
+        text = tr("DIVERGE in %1").arg(cutNames(row.divergentBuffers));
+        tip = tr("DIVERGE in %1").arg(joinedNames(row.divergentBuffers));
         if (!unjudged.isEmpty()) {
             text += tr("; not judged: %1").arg(unjudged);
             tip += tr("; not judged: %1").arg(unjudged);

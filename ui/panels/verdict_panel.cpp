@@ -1,6 +1,7 @@
 #include "panels/verdict_panel.h"
 
 #include "models/culprit_model.h"
+#include "models/name_list_text.h"
 #include "widgets/matrix_colors.h"
 
 #include "dumpscope/verdict.h"
@@ -23,18 +24,6 @@ namespace {
 
 QString caseName(DecisionCase c) {
     return QString::fromStdString(std::string(dumpscope::decisionCaseName(c)));
-}
-
-QString joined(const std::vector<std::string>& items) {
-    QStringList list;
-    for (const auto& s : items)
-        list << QString::fromStdString(s);
-    return list.join(QStringLiteral(", "));
-}
-
-QString cutText(const std::vector<std::string>& items,
-                std::size_t shown = dumpscope::kListedNames) {
-    return VerdictPanel::cutList(items, shown);
 }
 
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
@@ -166,7 +155,7 @@ void VerdictPanel::buildTree() {
 }
 
 QString VerdictPanel::cutList(const std::vector<std::string>& items, std::size_t shown) {
-    return QString::fromStdString(dumpscope::namesCut(items, shown));
+    return cutNames(items, shown);
 }
 
 void VerdictPanel::showTerms(dumpscope::VerdictTerms terms) {
@@ -237,7 +226,7 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     } else if (verdict.firstDivergentStep && analysis.terms == dumpscope::VerdictTerms::own) {
         QString headline = tr("First divergent step %1 · root %2").arg(*verdict.firstDivergentStep);
         headline =
-            headline.arg(cause.buffers.empty() ? tr("not determined") : cutText(cause.buffers, 2));
+            headline.arg(cause.buffers.empty() ? tr("not determined") : cutNames(cause.buffers, 2));
         if (!cause.kinds.empty())
             headline += QStringLiteral(" (%1)").arg(QString::fromUtf8(
                 dumpscope::kindName(cause.kinds.front()).data(),
@@ -253,7 +242,7 @@ void VerdictPanel::setSnapshot(SnapshotPtr snapshot) {
     } else if (verdict.firstDivergentStep) {
         QString headline = tr("First divergent step %1 · diverged: %2 (exit %3)")
                                .arg(*verdict.firstDivergentStep)
-                               .arg(cutText(verdict.divergedGroups))
+                               .arg(cutNames(verdict.divergedGroups))
                                .arg(verdict.exitCode);
         if (verdict.nOneSided > 0)
             headline +=
@@ -299,7 +288,7 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
     if (verdict.firstDivergentStep)
         m_divergeNode->setText(0, tr("yes → first divergent step %1, diverged: %2")
                                       .arg(*verdict.firstDivergentStep)
-                                      .arg(joined(verdict.divergedGroups)));
+                                      .arg(joinedNames(verdict.divergedGroups)));
     else
         m_divergeNode->setText(0, tr("yes → look at the groups diverged at the first divergent "
                                      "step"));
