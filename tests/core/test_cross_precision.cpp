@@ -11,7 +11,6 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <random>
 
 using namespace dumpscope;
@@ -32,18 +31,7 @@ bool within(DType narrow, std::uint64_t bits, double wide) {
 // A C-order .npy of `descr` elements.
 void writeNpy(const std::filesystem::path& file, const std::string& descr, std::size_t n,
               const void* data, std::size_t bytes) {
-    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
-                         std::to_string(n) + ",), }";
-    header.append(64 - (10 + header.size() + 1) % 64, ' ');
-    header += '\n';
-    std::string out = "\x93NUMPY\x01";
-    out += '\0';
-    out += static_cast<char>(header.size() & 0xff);
-    out += static_cast<char>(header.size() >> 8);
-    out += header;
-    out.append(static_cast<const char*>(data), bytes);
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << out;
+    test::writeNpyFile(file, descr, std::to_string(n) + ",", data, bytes);
 }
 
 } // namespace

@@ -7,8 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 using namespace dumpscope;
 
 namespace {
@@ -16,19 +14,8 @@ namespace {
 // A C-order .npy of f32 values with shape [rows, cols].
 void writeMatrix(const std::filesystem::path& file, std::uint64_t rows, std::uint64_t cols,
                  const std::vector<float>& values) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-    while ((10 + header.size() + 1) % 64)
-        header += ' ';
-    header += '\n';
-    std::string bytes = "\x93NUMPY\x01";
-    bytes += '\0';
-    bytes += static_cast<char>(header.size() & 0xff);
-    bytes += static_cast<char>(header.size() >> 8);
-    bytes += header;
-    bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << bytes;
+    test::writeNpyFile(file, "<f4", std::to_string(rows) + ", " + std::to_string(cols),
+                       values.data(), values.size() * sizeof(float));
 }
 
 // The whole [rows, cols] tensor: element (r, c) is r * 100 + c.

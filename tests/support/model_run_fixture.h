@@ -68,20 +68,8 @@ writeSafetensors(const std::filesystem::path& file,
 
 // A numpy .npy (version 1.0) of f32 values, shape [n].
 inline void writeNpy(const std::filesystem::path& file, const std::vector<float>& values) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                         std::to_string(values.size()) + ",), }";
-    while ((10 + header.size() + 1) % 64)
-        header += ' ';
-    header += '\n';
-    std::string bytes = "\x93NUMPY";
-    bytes += '\x01';
-    bytes += '\x00';
-    bytes += static_cast<char>(header.size() & 0xff);
-    bytes += static_cast<char>(header.size() >> 8);
-    bytes += header;
-    bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
-    std::filesystem::create_directories(file.parent_path());
-    writeBytes(file, bytes.data(), bytes.size());
+    writeNpyFile(file, "<f4", std::to_string(values.size()) + ",", values.data(),
+                 values.size() * sizeof(float));
 }
 
 // DIR/a and DIR/b, steps 0 … steps-1 as step_<N>.safetensors. From step `from` on, run B's

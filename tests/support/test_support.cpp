@@ -59,6 +59,23 @@ void writeText(const fs::path& file, const std::string& text) {
     writeBytes(file, text.data(), text.size());
 }
 
+void writeNpyFile(const fs::path& file, const std::string& descr, const std::string& shape,
+                  const void* data, std::size_t size) {
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+    while ((10 + header.size() + 1) % 64)
+        header += ' ';
+    header += '\n';
+    std::string bytes = "\x93NUMPY\x01";
+    bytes += '\0';
+    bytes += static_cast<char>(header.size() & 0xff);
+    bytes += static_cast<char>(header.size() >> 8);
+    bytes += header;
+    bytes.append(static_cast<const char*>(data), size);
+    fs::create_directories(file.parent_path());
+    writeBytes(file, bytes.data(), bytes.size());
+}
+
 std::string readFile(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream s;

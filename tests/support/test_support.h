@@ -29,6 +29,10 @@ class TempDir {
 
 void writeBytes(const std::filesystem::path& file, const void* data, std::size_t size);
 void writeText(const std::filesystem::path& file, const std::string& text);
+// A numpy .npy (version 1.0, C order) of `descr` elements ("<f4", "<f2", …) with `shape` as numpy
+// prints it ("3," or "2, 4"), then the elements' `size` raw bytes; its folder is made if need be.
+void writeNpyFile(const std::filesystem::path& file, const std::string& descr,
+                  const std::string& shape, const void* data, std::size_t size);
 
 template <typename T>
 void writeArray(const std::filesystem::path& file, const std::vector<T>& values) {

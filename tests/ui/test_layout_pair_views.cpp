@@ -15,8 +15,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 using namespace dumpscope;
 
 namespace {
@@ -24,18 +22,7 @@ namespace {
 // A C-order .npy of `descr` elements (raw little-endian bytes) with shape `shape`.
 void writeNpy(const std::filesystem::path& file, const std::string& descr, const std::string& shape,
               const std::string& data) {
-    std::string header =
-        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
-    while ((10 + header.size() + 1) % 64)
-        header += ' ';
-    header += '\n';
-    std::string bytes = "\x93NUMPY\x01";
-    bytes += '\0';
-    bytes += static_cast<char>(header.size() & 0xff);
-    bytes += static_cast<char>(header.size() >> 8);
-    bytes += header + data;
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << bytes;
+    dumpscope::test::writeNpyFile(file, descr, shape, data.data(), data.size());
 }
 
 template <typename T> std::string bytesOf(const std::vector<T>& v) {
