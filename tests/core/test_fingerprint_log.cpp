@@ -6,11 +6,13 @@
 #include "dumpscope/capture.h"
 #include "dumpscope/result_cache.h"
 #include "dumpscope/scan.h"
+#include "dumpscope/step_completion.h"
 #include "io/fingerprint_log.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -299,6 +301,43 @@ TEST(FingerprintLog, AListingWithoutHeadersKeepsStepFilesWholeAndListsLoggedStep
     const auto hash = dumpscope::scanRun(dir / "b", options);
     ASSERT_EQ(hash.error, "");
     EXPECT_EQ(hash.files.size(), 9u);
+}
+
+// A watch lists a run without reading headers; the plan reads them. Both list the same files, so a
+// watch can take the plan's listing as its first: a self-describing file once, with its own size,
+// whatever it holds; a log-only step by its log; a .bin holding a tensor format as a file.
+TEST(FingerprintLog, AScanListsTheRunAlikeWhetherOrNotItReadHeaders) {
+    TempDir dir;
+    capture(dir / "a", CaptureMode::full, false);
+    capture(dir / "b", CaptureMode::hash, false);
+    dumpscope::test::writeNpyFile(dir / "a" / "step_3_extra.bin", "<f4", "2,",
+                                  std::vector<float>{1, 2}.data(), 8);
+    dumpscope::test::writeArray(dir / "b" / "step_3_extra.bin", std::vector<float>{1, 2});
+    dumpscope::ScanOptions headerless;
+    headerless.readHeaders = false;
+    const auto withA = dumpscope::scanRun(dir / "a"), withB = dumpscope::scanRun(dir / "b");
+    const auto listing = dumpscope::pairListing(withA, withB);
+    EXPECT_EQ(listing, dumpscope::pairListing(dumpscope::scanRun(dir / "a", headerless),
+                                              dumpscope::scanRun(dir / "b", headerless)));
+    ASSERT_EQ(listing.steps.size(), 4u);
+    const auto& step1 = listing.steps.at(1);
+    ASSERT_EQ(step1.a.size(), 1u); // three tensors, one file
+    EXPECT_EQ(step1.a[0].name, "step_1.safetensors");
+    EXPECT_EQ(step1.a[0].size, fs::file_size(dir / "a" / "step_1.safetensors"));
+    ASSERT_EQ(step1.b.size(), 1u); // three fingerprints, one log
+    EXPECT_EQ(step1.b[0].name, "dumpscope-fingerprints.jsonl");
+    EXPECT_EQ(step1.b[0].size, fs::file_size(dir / "b" / "dumpscope-fingerprints.jsonl"));
+    EXPECT_EQ(listing.steps.at(3).a.size(), 1u);
+
+    // The plan keeps that listing when asked, and only then.
+    dumpscope::AnalyzeOptions options;
+    options.keepListing = true;
+    const auto before = std::chrono::steady_clock::now();
+    const auto planned = dumpscope::plan(dir / "a", dir / "b", options);
+    ASSERT_TRUE(planned.listing);
+    EXPECT_EQ(*planned.listing, listing);
+    EXPECT_GE(planned.listedAt, before);
+    EXPECT_FALSE(dumpscope::plan(dir / "a", dir / "b").listing);
 }
 
 // Ranks that hold only their logs make a ranked run, each buffer under its own rank.

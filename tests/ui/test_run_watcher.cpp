@@ -46,12 +46,16 @@ struct Window {
                        QString::fromStdString((dir / "b").string()))
             ->stats();
     }
-    // Returns once the watcher's first listing, the baseline new files are told from, is in.
-    void open(const TempDir& dir) {
+    // Returns once the analysis has finished and the watcher's first listing, the baseline new
+    // files are told from, is in: whichever comes first (the baseline is the plan's listing, taken
+    // on by the watcher while the pair is compared).
+    bool open(const TempDir& dir) {
         QSignalSpy listed(window.runWatcher(), &RunWatcher::listed);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.openPair({QString::fromStdString((dir / "a").string()),
                          QString::fromStdString((dir / "b").string())});
-        EXPECT_TRUE(listed.count() > 0 || listed.wait(60000));
+        return (finished.count() > 0 || finished.wait(120000)) &&
+               (listed.count() > 0 || listed.wait(60000));
     }
 };
 
@@ -87,8 +91,7 @@ TEST(RunWatcher, NewStepsGrowTheMatrixReadingOnlyTheNewFiles) {
     TempDir dir;
     test::writeRunPair(dir, {0, 1});
     Window w;
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(dir));
     ASSERT_EQ(w.matrix().rowCount(), 2);
     const auto first = w.cacheStats(dir);
     EXPECT_EQ(first.filesRead, 2 * 2 * kBuffersPerStep);
@@ -135,8 +138,7 @@ TEST(RunWatcher, PauseStopsGrowthUntilResumed) {
     TempDir dir;
     test::writeRunPair(dir, {0});
     Window w;
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(dir));
     const quint64 sequence = w.window.analysisWorker()->sequence();
 
     w.window.watchAction()->setChecked(false);
@@ -163,8 +165,7 @@ TEST(RunWatcher, ReloadAndReopeningReadNothingUnchanged) {
     test::writeRunPair(dir, {0, 1});
     test::writeRunPair(other, {0});
     Window w;
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(dir));
     const auto first = w.cacheStats(dir);
 
     w.window.reload(); // F5
@@ -173,10 +174,8 @@ TEST(RunWatcher, ReloadAndReopeningReadNothingUnchanged) {
     EXPECT_EQ(again.filesRead, first.filesRead);
     EXPECT_EQ(again.hits - first.hits, 2 * kBuffersPerStep);
 
-    w.open(other);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(other));
+    ASSERT_TRUE(w.open(dir));
     again = w.cacheStats(dir);
     EXPECT_EQ(again.filesRead, first.filesRead);
     EXPECT_EQ(again.hits - first.hits, 4 * kBuffersPerStep);
@@ -187,8 +186,7 @@ TEST(RunWatcher, ClosingThePairStopsWatching) {
     TempDir dir;
     test::writeRunPair(dir, {0});
     Window w;
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(dir));
     EXPECT_TRUE(w.window.runWatcher()->isWatching());
     w.window.closePair();
     EXPECT_FALSE(w.window.runWatcher()->isWatching());
@@ -221,8 +219,7 @@ TEST(RunWatcher, ANewStepInsideRankFoldersIsSeenAsItLands) {
     TempDir dir;
     test::writeRankedPair(dir.path(), 2, 1, [](int, int) { return false; });
     Window w;
-    w.open(dir);
-    ASSERT_TRUE(uitest::waitForFinished(w.window));
+    ASSERT_TRUE(w.open(dir));
     ASSERT_EQ(w.matrix().rowCount(), 1);
     // Step 2 lands in rank0/ and rank1/ of both runs, the runs' own folders untouched: only a
     // watch on the rank folders sees it.

@@ -5,6 +5,9 @@
 #include "test_support.h"
 #include "workers/run_watcher.h"
 
+#include "dumpscope/analyze.h"
+#include "dumpscope/step_completion.h"
+
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -125,4 +128,44 @@ TEST(RunWatcherRule, TheListingIsAppliedAfterWatchReturns) {
     QTest::qWait(200);
     EXPECT_EQ(listed.count(), 2) << "the first pair's second listing was dropped";
     EXPECT_EQ(watcher.watchedFileCount(), 2);
+}
+
+// The window's watch takes the plan's listing as its baseline: a step that lands after the plan
+// listed the runs is new to the watch, even when it landed before the watch would have listed the
+// runs itself (its own listing would have taken that step as already there, never to compare it).
+TEST(RunWatcherRule, AStepLandingAfterThePlansListingIsNewToAWatchOnThatListing) {
+    TempDir dir;
+    writeStep(dir, "a", 0, 2);
+    writeStep(dir, "b", 0, 2);
+    const QString a = QString::fromStdString((dir / "a").string());
+    const QString b = QString::fromStdString((dir / "b").string());
+    RunWatcher watcher;
+    watcher.setDebounceMs(100);
+    QSignalSpy listed(&watcher, &RunWatcher::listed);
+    QSignalSpy changed(&watcher, &RunWatcher::runsChanged);
+    watcher.watchPlanned(a, b);
+    EXPECT_TRUE(watcher.isListing()) << "waiting for the plan's listing";
+    dumpscope::AnalyzeOptions options;
+    options.keepListing = true;
+    const dumpscope::Analysis planned = dumpscope::plan(dir / "a", dir / "b", options);
+    ASSERT_TRUE(planned.listing);
+    writeStep(dir, "a", 1, 3);
+    writeStep(dir, "b", 1, 3);
+    QTest::qWait(150); // the directory events, then a quiet interval, while the plan is awaited
+    EXPECT_EQ(listed.count(), 0) << "no listing of its own while the plan's is awaited";
+    watcher.takeBaseline(planned.listing, planned.listedAt);
+    ASSERT_TRUE(listed.wait(60000));
+    EXPECT_EQ(watcher.watchedFileCount(), 4) << "step 0's files, the newest in the plan's listing";
+    ASSERT_TRUE(waitUntil([&] { return changed.count() > 0; })) << "step 1 is new to the watch";
+    EXPECT_EQ(watcher.watchedFileCount(), 6) << "step 1's files by now";
+
+    // Without a plan (it failed or was cancelled), the watcher lists the runs itself, once.
+    watcher.watchPlanned(a, b);
+    const int before = static_cast<int>(listed.count());
+    watcher.listBaseline();
+    ASSERT_TRUE(listed.wait(60000));
+    watcher.listBaseline();
+    watcher.takeBaseline(planned.listing, planned.listedAt); // too late: ignored
+    QTest::qWait(200);
+    EXPECT_EQ(listed.count(), before + 1);
 }

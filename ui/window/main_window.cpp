@@ -127,11 +127,13 @@ void MainWindow::connectWorker() {
     };
     connect(m_worker, &AnalysisWorker::planned, this, [this, show](quint64 seq, SnapshotPtr s) {
         if (refuseUnopenedPair(*s->analysis)) return;
+        m_watcher->takeBaseline(s->listing, s->listedAt);
         rememberOpenedPair();
         show(seq, std::move(s));
     });
     connect(m_worker, &AnalysisWorker::progressed, this, show);
     connect(m_worker, &AnalysisWorker::finished, this, [this](quint64, SnapshotPtr s) {
+        m_watcher->listBaseline(); // the plan's listing did not reach the watcher
         m_progress->hide();
         m_cancelButton->hide();
         const auto& analysis = *s->analysis;
@@ -160,7 +162,9 @@ void MainWindow::connectWorker() {
             emit analysisFinished();
         });
     });
+    // Without a plan, the watcher lists the runs for its baseline itself.
     connect(m_worker, &AnalysisWorker::cancelled, this, [this] {
+        m_watcher->listBaseline();
         m_progress->hide();
         m_cancelButton->hide();
         m_statusLabel->setText(tr("Analysis cancelled: the matrix shows what was compared"));
@@ -168,6 +172,7 @@ void MainWindow::connectWorker() {
         emit analysisCancelled();
     });
     connect(m_worker, &AnalysisWorker::failed, this, [this](quint64, const QString& message) {
+        m_watcher->listBaseline();
         m_progress->hide();
         m_cancelButton->hide();
         m_statusLabel->setText(tr("Analysis failed: %1").arg(message));
@@ -241,9 +246,11 @@ void MainWindow::openPairWithFloor(const RunPair& pair, const QStringList& rerun
     m_progress->show();
     m_cancelButton->show();
     m_statusLabel->setText(tr("Comparing…"));
-    m_worker->start(analysisRequest(absolute));
+    // Watched before the plan lists the runs, whose listing is the watch's baseline: a file that
+    // lands after the plan's listing is an event the watcher acts on.
     m_watcher->setLayout(m_layout.toStdString());
-    m_watcher->watch(absolute.runA, absolute.runB);
+    m_watcher->watchPlanned(absolute.runA, absolute.runB);
+    m_worker->start(analysisRequest(absolute));
     updateActions();
 }
 

@@ -6,6 +6,7 @@
 #include <QMetaType>
 #include <QStringList>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,11 @@ struct AnalysisSnapshot {
     // every snapshot of it, so that the name search never lists a 100,000-buffer run on the GUI
     // thread. Null where a snapshot was made otherwise: the search lists them itself.
     std::shared_ptr<const QStringList> bufferNames;
+    // The planned snapshot's alone: both runs' files as the plan listed them, and when
+    // (dumpscope::Analysis::listing), for the window's watcher to take as its baseline. Null in
+    // every other snapshot: nothing else needs them, and they are as large as the run's file list.
+    std::shared_ptr<const dumpscope::PairListing> listing;
+    std::chrono::steady_clock::time_point listedAt{};
 
     // Compared yet: until then a buffer's status is plan()'s placeholder, not a result.
     bool isDone(std::size_t bufferIndex) const {

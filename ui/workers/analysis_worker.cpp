@@ -113,6 +113,7 @@ quint64 AnalysisWorker::start(const AnalysisRequest& request) {
     job->runB = request.runB.toStdString();
     job->options = request.analyzeOptions();
     job->options.cache = cacheFor(request.runA, request.runB);
+    job->options.keepListing = true; // for the planned snapshot (AnalysisSnapshot::listing)
     job->shareSpacing = m_shareSpacing;
     for (const QString& run : request.floorRuns)
         job->floorRuns.push_back(run.toStdString());
@@ -205,11 +206,16 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
         // One plan, one scan of the runs: the live analysis shows a copy of it while
         // analyzePlanned() compares the plan itself.
         dumpscope::Analysis pairPlan = dumpscope::plan(job->runA, job->runB, options);
+        // The runs' listing goes out with the planned snapshot alone (AnalysisSnapshot::listing).
+        auto listing = std::exchange(pairPlan.listing, nullptr);
         dumpscope::Analysis skeleton = pairPlan;
         skeleton.noiseFloor = floor;
         LiveAnalysis live(std::move(skeleton));
         const auto planStart = SnapshotPacer::Clock::now();
-        auto first = live.snapshot(0, live.size());
+        auto withListing = std::make_shared<AnalysisSnapshot>(*live.snapshot(0, live.size()));
+        withListing->listing = std::move(listing);
+        withListing->listedAt = pairPlan.listedAt;
+        const SnapshotPtr first = std::move(withListing);
         SnapshotPacer pacer(live.size(), planStart, job->shareSpacing);
         pacer.taken(planStart, SnapshotPacer::Clock::now());
         post([this, seq, first] { emit planned(seq, first); });

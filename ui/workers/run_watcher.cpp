@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -37,14 +38,33 @@ void RunWatcher::setDebounceMs(int ms) {
 }
 
 void RunWatcher::watch(const QString& runA, const QString& runB) {
+    watchPlanned(runA, runB);
+    listBaseline();
+}
+
+void RunWatcher::watchPlanned(const QString& runA, const QString& runB) {
     stop();
     m_runA = runA;
     m_runB = runB;
     for (const QString& dir : {runA, runB})
         if (QFileInfo(dir).isDir()) m_fs.addPath(dir);
     m_baseline = true;
-    startListing();
+    // Events from now on are noted as during any listing, and acted on once it is applied.
+    m_listing = true;
+    m_awaitingPlan = true;
     emit stateChanged();
+}
+
+void RunWatcher::takeBaseline(std::shared_ptr<const PairListing> listing, Clock::time_point at) {
+    if (!m_awaitingPlan || !listing) return;
+    m_awaitingPlan = false;
+    startListing(std::move(listing), at);
+}
+
+void RunWatcher::listBaseline() {
+    if (!m_awaitingPlan) return;
+    m_awaitingPlan = false;
+    startListing();
 }
 
 void RunWatcher::stop() {
@@ -53,7 +73,7 @@ void RunWatcher::stop() {
     ++m_generation;
     stopAll(m_jobs);
     reapExited(m_jobs);
-    m_listing = m_baseline = m_listAgain = false;
+    m_listing = m_baseline = m_listAgain = m_awaitingPlan = false;
     if (const QStringList paths = m_fs.files() + m_fs.directories(); !paths.isEmpty())
         m_fs.removePaths(paths);
     m_runA.clear();
@@ -107,27 +127,36 @@ struct RunWatcher::ListJob : BackgroundJob {};
 
 namespace {
 
-// Both runs' step files as the core's scan sees them, and what to watch: the newest step's files
-// and the folders they land in.
-PairListing listRuns(const std::array<QString, 2>& dirs, const std::string& layout,
-                     QSet<QString>& newest, QSet<QString>& folders) {
+// Both runs' step files as the core's scan sees them, without reading a header.
+PairListing listRuns(const std::array<QString, 2>& dirs, const std::string& layout) {
+    const dumpscope::RunScan a = dumpscope::scanRun(dirs[0].toStdString(), {layout, false});
+    const dumpscope::RunScan b = dumpscope::scanRun(dirs[1].toStdString(), {layout, false});
+    return dumpscope::pairListing(a, b);
+}
+
+// What to watch in a listing: each run's newest step's files and the folders they land in.
+void watchSet(const std::array<QString, 2>& dirs, const PairListing& listing, QSet<QString>& newest,
+              QSet<QString>& folders) {
     // A step of a large run holds tens of thousands of files: a watch each would use up inotify's
     // watches, which every program of the user shares, for little. Past kMaxWatchedFiles the
     // newest step's files written in place are seen by the next directory event instead.
-    std::array<dumpscope::RunScan, 2> scans;
     for (int run : {0, 1}) {
         const QString& dir = dirs[run];
-        const dumpscope::RunScan& scan = scans[run] =
-            dumpscope::scanRun(dir.toStdString(), {layout, false});
         // Also a directory created after watch() started (the job had not made it yet).
         if (QFileInfo(dir).isDir()) folders << dir;
-        if (scan.files.empty()) continue;
-        const std::uint64_t last = scan.files.rbegin()->first.step;
-        for (auto it = scan.files.lower_bound({last, std::string(), 0});
-             it != scan.files.end() && newest.size() < RunWatcher::kMaxWatchedFiles; ++it) {
+        const auto filesOf = [run](const dumpscope::StepListing& s) -> const auto& {
+            return run == 0 ? s.a : s.b;
+        };
+        auto last = listing.steps.rbegin();
+        while (last != listing.steps.rend() && filesOf(last->second).empty())
+            ++last;
+        if (last == listing.steps.rend()) continue;
+        const std::filesystem::path root = dir.toStdString();
+        for (const dumpscope::ListedFile& f : filesOf(last->second)) {
+            if (newest.size() >= RunWatcher::kMaxWatchedFiles) break;
             const QString file =
-                QFile::decodeName(QByteArray::fromStdString(scan.pathOf(it->second).string()));
-            if (newest.contains(file)) continue; // a file holding several tensors
+                QFile::decodeName(QByteArray::fromStdString((root / f.name).string()));
+            if (newest.contains(file)) continue;
             newest << file;
             // The folders between the run and its newest files (rank<R>/, step_<N>/): the next
             // step lands in them, not in the run's own folder.
@@ -136,7 +165,6 @@ PairListing listRuns(const std::array<QString, 2>& dirs, const std::string& layo
                 folders << up;
         }
     }
-    return dumpscope::pairListing(scans[0], scans[1]);
 }
 
 // A step is complete by the rule with files other than those last emitted (or none emitted).
@@ -176,9 +204,9 @@ RunWatcher::~RunWatcher() {
     stopAndJoinAll(m_jobs);
 }
 
-// Lists the pair on a job's thread; the result comes back as a queued call, dropped if the
-// watcher has moved on to another pair (or none) meanwhile.
-void RunWatcher::startListing() {
+// Lists the pair on a job's thread (or takes `given`, listed at `at`); the result comes back as a
+// queued call, dropped if the watcher has moved on to another pair (or none) meanwhile.
+void RunWatcher::startListing(std::shared_ptr<const PairListing> given, Clock::time_point at) {
     reapExited(m_jobs);
     m_listing = true;
     auto job = std::make_shared<ListJob>();
@@ -187,9 +215,11 @@ void RunWatcher::startListing() {
     listing->baseline = m_baseline;
     job->thread = std::thread([this, job, listing, generation = m_generation,
                                dirs = std::array<QString, 2>{m_runA, m_runB}, layout = m_layout,
-                               lastEmitted = m_lastEmitted, intervalMs = m_debounceMs] {
-        PairListing pair = listRuns(dirs, layout, listing->newest, listing->folders);
-        listing->completion.observe(std::move(pair), Clock::now());
+                               lastEmitted = m_lastEmitted, intervalMs = m_debounceMs,
+                               given = std::move(given), at] {
+        PairListing pair = given ? *given : listRuns(dirs, layout);
+        watchSet(dirs, pair, listing->newest, listing->folders);
+        listing->completion.observe(std::move(pair), given ? at : Clock::now());
         if (listing->baseline)
             listing->emitted = std::make_shared<const PairListing>(listing->completion.latest());
         else

@@ -24,11 +24,12 @@
 // listed (nothing is read), and again whenever waiting could complete a step, until the listing is
 // the one last emitted. A listing runs on a thread of its own (a run of 100k steps takes seconds
 // to list) and is applied on the watcher's thread when it is done, one at a time: an interval
-// that ends while one runs lists again once it is applied. The first listing, started by watch(),
-// is the baseline; listed() says when each is applied. runsChanged() is emitted as soon as a
-// complete step's files are not those of the last emission; a change that completes no step (a step
-// in one run only, files removed, a run directory gone) is emitted once the whole listing has kept
-// still for the interval.
+// that ends while one runs lists again once it is applied. The first listing is the baseline:
+// watch()'s own, or with watchPlanned() the one the analysis' plan took (the window's case, so
+// that what was compared is what changes are told from); listed() says when each is applied.
+// runsChanged() is emitted as soon as a complete step's files are not those of the last emission; a
+// change that completes no step (a step in one run only, files removed, a run directory gone) is
+// emitted once the whole listing has kept still for the interval.
 //
 // The window then compares the whole pair, steps not complete yet included: those are emitted
 // again when they complete with other files. A dump that a writer pauses in for a whole interval
@@ -42,6 +43,18 @@ class RunWatcher : public QObject {
 
     // Starts watching a pair (forgetting the previous one); the current state is the baseline.
     void watch(const QString& runA, const QString& runB);
+    // Starts watching a pair whose baseline is the listing its analysis' plan took
+    // (dumpscope::Analysis::listing), handed over by takeBaseline(): every change is then judged
+    // against what was compared, files landing while the plan ran included, and the runs are
+    // listed once less. Until then the watcher counts as listing: events are noted, and acted
+    // on once the baseline is applied.
+    void watchPlanned(const QString& runA, const QString& runB);
+    // The plan's listing that watchPlanned() waits for, taken at `at`; ignored otherwise.
+    void takeBaseline(std::shared_ptr<const dumpscope::PairListing> listing,
+                      dumpscope::StepCompletion::Clock::time_point at);
+    // The plan gave no listing (it failed or was cancelled): the runs are listed for the
+    // baseline instead. Nothing when no baseline is awaited.
+    void listBaseline();
     // How the runs' files are laid out (ScanOptions::layout), for the listings from now on.
     void setLayout(const std::string& layout) { m_layout = layout; }
     void stop();
@@ -75,7 +88,8 @@ class RunWatcher : public QObject {
   private:
     struct Listing;
     struct ListJob;
-    void startListing();
+    void startListing(std::shared_ptr<const dumpscope::PairListing> given = {},
+                      dumpscope::StepCompletion::Clock::time_point at = {});
     void watchFiles(const Listing& listing);
     void onListed(Listing& listing);
     void onEvent();
@@ -98,6 +112,7 @@ class RunWatcher : public QObject {
     std::vector<std::shared_ptr<ListJob>> m_jobs; // the running one and stale ones unwinding
     quint64 m_generation = 0;
     bool m_listing = false;
-    bool m_baseline = false;  // the running listing is watch()'s
-    bool m_listAgain = false; // an interval ended while it ran
+    bool m_baseline = false;     // the running listing is watch()'s
+    bool m_awaitingPlan = false; // watchPlanned()'s baseline has not been given yet
+    bool m_listAgain = false;    // an interval ended while it ran
 };

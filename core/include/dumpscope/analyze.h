@@ -55,6 +55,8 @@ struct AnalyzeOptions {
     // each run after the pairs are compared (cross_rank.h); a rank that disagrees with its peers
     // makes its buffer a divergence of kind cross_rank.
     std::vector<ReplicatedRule> replicated;
+    // Keep the runs' listing in Analysis::listing (a watch's first listing).
+    bool keepListing = false;
 };
 
 // Whether the group `inner` lies within the group `outer` of a module tree (or is it):

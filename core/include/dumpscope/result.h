@@ -10,6 +10,7 @@
 #include "dumpscope/stats.h"
 #include "dumpscope/tensor_location.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -66,6 +67,7 @@ bool hasElementData(const BufferResult& b);
 struct NoiseFloor;    // noise_floor.h
 struct NameAlignment; // name_alignment.h
 struct ShardedPair;   // shards.h
+struct PairListing;   // step_completion.h
 
 // See BufferResult::reading.
 struct PairReading {
@@ -320,6 +322,11 @@ struct Analysis {
     // The pairs made between differently named buffers and the names left unpaired; null when
     // buffers paired by name alone. A paired buffer is reported as "A name → B name".
     std::shared_ptr<const NameAlignment> alignment;
+    // With AnalyzeOptions::keepListing: both runs' files as the plan listed them, and when, on
+    // the steady clock. A watch that takes them as its first listing judges every later change
+    // against what was compared, and lists the runs once less. Null otherwise.
+    std::shared_ptr<const PairListing> listing;
+    std::chrono::steady_clock::time_point listedAt{};
 };
 
 // Whether a buffer of this status counts as a divergence for the verdict and the matrix:

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dumpscope {
@@ -72,6 +73,15 @@ struct ScanOptions {
     bool readHeaders = true;
 };
 
+// A dump file as a listing of its directory saw it, before any header is read: what a watch judges
+// "unchanged" on (step_completion.h).
+struct ListedFile {
+    std::string name; // relative to the run: "step_3_h_q_logits.bin", "rank0/step_1.pt"
+    std::uint64_t size = 0;
+    std::int64_t mtimeNs = 0;
+    bool operator==(const ListedFile&) const = default;
+};
+
 // What a run directory holds. Non-regular entries named like dumps are never opened; they are
 // listed in `warnings`. A missing or unreadable directory sets `error`.
 struct RunScan {
@@ -80,6 +90,10 @@ struct RunScan {
     std::vector<std::string> warnings;
     std::string error;   // empty when the directory was read
     bool ranked = false; // the run has a directory per rank
+    // Every dump file found, with its step, in the order found: a self-describing file once,
+    // whatever it holds and whether or not its header was read, so that a scan that read the
+    // headers and one that did not list the same run alike.
+    std::vector<std::pair<std::uint64_t, ListedFile>> listed;
 
     // Built when asked for, not kept per file: a path object holds its parsed components,
     // several hundred bytes each, and a run may hold 100,000 files.

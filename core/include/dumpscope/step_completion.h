@@ -24,15 +24,8 @@
 
 namespace dumpscope {
 
-// One file of a step in one run, as a listing saw it: what "unchanged" is judged on.
-struct ListedFile {
-    std::string name; // e.g. "step_3_h_q_logits.bin"
-    std::uint64_t size = 0;
-    std::int64_t mtimeNs = 0;
-    bool operator==(const ListedFile&) const = default;
-};
-
-// One step's files in run A and in run B, in scanRun's order; empty where that run has none.
+// One step's files in run A and in run B (ListedFile, scan.h), in the order the scan found them;
+// empty where that run has none.
 struct StepListing {
     std::vector<ListedFile> a, b;
     bool operator==(const StepListing&) const = default;

@@ -2,6 +2,7 @@
 
 #include "dumpscope/scan.h"
 #include "dumpscope/shape.h"
+#include "dumpscope/step_completion.h"
 #include "formats/element_parts.h"
 #include "io/fingerprint_log.h"
 #include "io/refused_files.h"
@@ -14,6 +15,7 @@
 #include "analysis/shards.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -38,6 +40,10 @@ ScannedPair scanPair(Analysis& an, const fs::path& runA, const fs::path& runB,
                      const AnalyzeOptions& options) {
     const ScanOptions scanOptions{options.layout};
     ScannedPair s{scanRun(runA, scanOptions), scanRun(runB, scanOptions), {}, {}};
+    if (options.keepListing) {
+        an.listedAt = std::chrono::steady_clock::now();
+        an.listing = std::make_shared<const PairListing>(pairListing(s.a, s.b));
+    }
     s.orderA = assignProductionOrder(s.a);
     s.orderB = assignProductionOrder(s.b);
     an.errorA = s.a.error;

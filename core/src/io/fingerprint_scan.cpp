@@ -94,6 +94,9 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
                 scan.warnings.push_back(line + ": step " + std::to_string(step.step) +
                                         "'s tensors are in " + prefix + step.file +
                                         ", which the run does not hold; compared by fingerprints");
+            // The log is this step's one file: a watch sees the step change as the log grows.
+            scan.listed.emplace_back(
+                step.step, ListedFile{logFile, static_cast<std::uint64_t>(st.st_size), mtimeNs});
             for (std::size_t i = 0; i < step.buffers.size(); ++i) {
                 DumpFile f = fingerprintOnly(step, step.buffers[i], rank, logFile, mtimeNs);
                 f.order = i;

@@ -139,8 +139,9 @@ class Scanner {
     // A .bin file: a raw dump, unless its listing found a tensor format's magic in it.
     void addBin(std::uint64_t step, std::uint64_t rank, std::string rest, const fs::path& path,
                 std::string relative, const Entry& e, std::string group = {}) {
+        listFile(step, relative, e.st);
         if (e.claimed)
-            addContainer(step, rank, rest, group, path, relative, e.st);
+            addTensors(step, rank, rest, group, path, relative, e.st);
         else
             addRaw(step, rank, std::move(rest), std::move(relative), e.st, std::move(group));
     }
@@ -150,6 +151,26 @@ class Scanner {
     void addContainer(std::uint64_t step, std::uint64_t rank, const std::string& base,
                       const std::string& group, const fs::path& path, const std::string& relative,
                       const struct stat& st) {
+        listFile(step, relative, st);
+        addTensors(step, rank, base, group, path, relative, st);
+    }
+
+  private:
+    static std::int64_t mtimeNsOf(const struct stat& st) {
+        return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    }
+    void listFile(std::uint64_t step, const std::string& relative, const struct stat& st) {
+        m_scan.listed.emplace_back(
+            step, ListedFile{relative, static_cast<std::uint64_t>(st.st_size), mtimeNsOf(st)});
+    }
+    static void stamp(DumpFile& file, const struct stat& st) {
+        file.size = static_cast<std::uint64_t>(st.st_size);
+        file.mtimeNs = mtimeNsOf(st);
+    }
+
+    void addTensors(std::uint64_t step, std::uint64_t rank, const std::string& base,
+                    const std::string& group, const fs::path& path, const std::string& relative,
+                    const struct stat& st) {
         if (!m_readHeaders) {
             addRaw(step, rank, base.empty() ? path.filename().string() : base, relative, st, group);
             return;
@@ -201,12 +222,6 @@ class Scanner {
             refused(nameOf(r.key), r.error, false);
     }
 
-  private:
-    static void stamp(DumpFile& file, const struct stat& st) {
-        file.size = static_cast<std::uint64_t>(st.st_size);
-        file.mtimeNs =
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    }
     void add(DumpFile file) {
         file.order = m_next[{file.step, file.rank}]++;
         DumpKey key{file.step, file.rest, file.rank};

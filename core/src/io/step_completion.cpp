@@ -9,10 +9,10 @@ PairListing pairListing(const RunScan& a, const RunScan& b) {
     PairListing listing;
     listing.errorA = a.error;
     listing.errorB = b.error;
-    for (const auto& [key, file] : a.files)
-        listing.steps[key.step].a.push_back({file.fileName, file.size, file.mtimeNs});
-    for (const auto& [key, file] : b.files)
-        listing.steps[key.step].b.push_back({file.fileName, file.size, file.mtimeNs});
+    for (const auto& [step, file] : a.listed)
+        listing.steps[step].a.push_back(file);
+    for (const auto& [step, file] : b.listed)
+        listing.steps[step].b.push_back(file);
     return listing;
 }
 
