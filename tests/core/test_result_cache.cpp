@@ -4,6 +4,7 @@
 #include "dumpscope/result_cache.h"
 
 #include "run_fixture.h"
+#include "test_hooks.h"
 
 #include <gtest/gtest.h>
 
@@ -97,6 +98,35 @@ TEST(ResultCache, UnchangedFilesAreNotReadAgain) {
     EXPECT_EQ(s.misses, pairs);
     EXPECT_EQ(s.filesRead, 2 * pairs);
     EXPECT_EQ(second.verdict.exitCode, 0);
+}
+
+// A pair's first comparison keeps its result under the files as the comparison opened them: no
+// path is stat()ed before or after. A lookup stats the pair's two paths, and nothing more.
+TEST(ResultCache, AFirstComparisonStatsNoPathAndALookupStatsTwo) {
+    TempDir dir;
+    dumpscope::test::writeRunPair(dir, {0, 1});
+    Cached c;
+    const std::uint64_t before = dumpscope::detail::identityStats();
+    const std::uint64_t pairs = c.run(dir).buffers.size();
+    EXPECT_EQ(dumpscope::detail::identityStats() - before, 0u);
+    EXPECT_EQ(c.cache->stats().entries, pairs);
+    c.run(dir);
+    EXPECT_EQ(dumpscope::detail::identityStats() - before, 2 * pairs);
+    EXPECT_EQ(c.cache->stats().hits, pairs);
+
+    // The entry is the file that was read: one renamed over the path since (a new inode, its
+    // size and modification time the same) is read again.
+    const fs::path b = dumpPath(dir, "b", 1, "h_q_logits");
+    const auto old = dumpscope::fileIdentity(b);
+    ASSERT_TRUE(old);
+    fs::copy_file(b, dir / "replacement");
+    dumpscope::test::perturb(dir, 1, "h_q_logits"); // the old inode's bytes change, not its path's
+    fs::rename(dir / "replacement", b);
+    setMtime(b, old->mtimeNs);
+    EXPECT_NE(dumpscope::fileIdentity(b)->inode, old->inode);
+    const auto third = c.run(dir);
+    EXPECT_EQ(c.cache->stats().misses, pairs + 1);
+    EXPECT_EQ(find(third, 1, "q_logits").status, dumpscope::Status::equal);
 }
 
 // New bytes under the old size and modification time: the change time moved, so the pair is

@@ -1,5 +1,6 @@
 // The definitions behind the core's weak test hooks (core/src/compare/dense_f32.h,
-// formats/inflate_stream.h, analysis/lookup_count.h). Linked into
+// formats/inflate_stream.h, analysis/lookup_count.h, analysis/count_plans.h,
+// io/identity_stat_count.h). Linked into
 // the core's tests only, so no installed binary carries them.
 #include "test_hooks.h"
 
@@ -7,6 +8,7 @@
 #include "analysis/lookup_count.h"
 #include "compare/dense_f32.h"
 #include "formats/inflate_stream.h"
+#include "io/identity_stat_count.h"
 
 #include <atomic>
 
@@ -20,6 +22,7 @@ std::atomic<std::uint64_t> g_singleBlocks{0};
 std::atomic<std::uint64_t> g_inflatedBytes{0};
 std::atomic<std::uint64_t> g_nameLookups{0};
 std::atomic<std::uint64_t> g_plans{0};
+std::atomic<std::uint64_t> g_identityStats{0};
 } // namespace
 
 namespace hooks {
@@ -44,6 +47,9 @@ void countNameLookups(std::uint64_t lookups) {
 void countPlan() {
     g_plans.fetch_add(1, std::memory_order_relaxed);
 }
+void countIdentityStat() {
+    g_identityStats.fetch_add(1, std::memory_order_relaxed);
+}
 } // namespace hooks
 
 void setVectorPathsAllowed(bool allowed) {
@@ -66,6 +72,9 @@ std::uint64_t nameLookups() {
 }
 std::uint64_t plansMade() {
     return g_plans.load(std::memory_order_relaxed);
+}
+std::uint64_t identityStats() {
+    return g_identityStats.load(std::memory_order_relaxed);
 }
 
 } // namespace dumpscope::detail

@@ -2,7 +2,8 @@
 
 // The core's test hooks, as the tests use them (their weak declarations are in
 // core/src/compare/dense_f32.h, core/src/formats/inflate_stream.h and
-// core/src/analysis/lookup_count.h and core/src/analysis/count_plans.h). Only binaries that link
+// core/src/analysis/lookup_count.h, core/src/analysis/count_plans.h and
+// core/src/io/identity_stat_count.h). Only binaries that link
 // dumpscope_test_hooks have them.
 
 #include <cstdint>
@@ -25,5 +26,7 @@ std::uint64_t inflatedBytes();
 std::uint64_t nameLookups();
 // How many times a pair's runs were scanned and planned (analysis/count_plans.h).
 std::uint64_t plansMade();
+// How many paths fileIdentity() has stat()ed (io/identity_stat_count.h).
+std::uint64_t identityStats();
 
 } // namespace dumpscope::detail

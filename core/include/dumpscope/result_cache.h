@@ -1,40 +1,32 @@
 #pragma once
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/file_identity.h"
 
+#include <array>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <tuple>
+#include <unordered_map>
 
 namespace dumpscope {
 
-// What identifies a file's content without reading it: where it lives, and the size,
-// modification time and change time the file system reports. The change time cannot be set
-// back, so new bytes under an old modification time (touch -d, rsync -t, cp -p) are seen. A
-// file rewritten with the same size inside one tick of the file system's clock keeps its
-// identity; that is the price of not reading it.
-struct FileIdentity {
-    std::uint64_t device = 0, inode = 0, size = 0;
-    std::int64_t mtimeNs = 0, ctimeNs = 0;
-    bool operator==(const FileIdentity&) const = default;
-};
-// stat() of the path (following symlinks, as the scan does, and of any length); nullopt when it
-// cannot be stat'ed or is not a regular file.
-std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
-
 // Remembers each buffer pair's comparison so that an unchanged pair is never read again: the
 // incremental reload of the window and the polling of `dumpscope-cli --watch`. One entry per
-// pair of files (device and inode of both sides); it is used only when both files still have
-// the size, modification and change time it was computed from and everything else that shapes the
-// result (element type, resolved shape, tolerance, rounding threshold) is the same, and is
-// replaced otherwise. Errors and changed_while_reading are never kept: they are retried. A pair
-// with no bytes to read (both sides known by their logged fingerprints) is not kept either: it
-// is compared again, which reads no file and costs less than the lookup.
-// Thread-safe: analyze() calls it from all its threads.
+// pair of paths (and, within a file, of tensor keys), made from the files as the comparison
+// opened them (the fstat() of their descriptors). It is used only when both paths still lead to
+// those files (device and inode) with the size, modification and change time it was computed
+// from, and everything else that shapes the result (element type, resolved shape, tolerance,
+// rounding threshold) is the same, and is replaced otherwise. A pair never kept is compared
+// without a stat() of its paths: the first comparison of a run stats no file, a lookup two.
+// Errors and changed_while_reading are never kept: they are retried. A pair with no bytes to read
+// (both sides known by their logged fingerprints) is not kept either: it is compared again,
+// which reads no file and costs less than the lookup.
+// Thread-safe: analyze() calls it from all its threads, which lock one of several shards.
 class ResultCache {
   public:
     struct Stats {
@@ -57,23 +49,27 @@ class ResultCache {
     void clear();
 
   private:
-    // Both sides' device and inode, then what tells a buffer apart within its file, then whether
-    // each side is known by its fingerprint alone.
-    using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::string,
-                           std::string, bool, bool>;
     struct Entry {
-        std::optional<FileIdentity> a, b; // nullopt: that side is absent (a one-sided buffer)
+        // What tells the pair apart beyond its paths: each side's key within its file, and
+        // whether it is known by its fingerprint alone.
+        std::string keyA, keyB;
+        bool fingerprintA = false, fingerprintB = false;
+        std::optional<FileIdentity> a, b; // nullopt: that side has no file (absent, fingerprint)
         DType dtype = DType::u8;
         CompareOptions options;
         BufferResult result;
     };
-    static bool sameInputs(const Entry& e, const std::optional<FileIdentity>& a,
-                           const std::optional<FileIdentity>& b, DType dtype,
-                           const CompareOptions& options);
+    static bool sameInputs(const Entry& e, const Entry& now);
 
-    mutable std::mutex m_mutex;
-    std::map<Key, Entry> m_entries;
-    Stats m_stats;
+    // By a hash of the pair's paths and keys; an entry says in full what it is for, so two
+    // pairs of one hash only cost each other their entries.
+    struct Shard {
+        mutable std::mutex mutex;
+        std::unordered_map<std::uint64_t, Entry> entries;
+    };
+    static constexpr std::size_t kShards = 16;
+    std::array<Shard, kShards> m_shards;
+    std::atomic<std::uint64_t> m_hits{0}, m_misses{0}, m_filesRead{0};
 };
 
 } // namespace dumpscope

@@ -19,7 +19,8 @@ std::string describe(const fs::path& p, const std::string& what) {
     return p.string() + ": " + what;
 }
 
-BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
+BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA,
+                      detail::OpenedFiles* opened) {
     BufferResult r;
     r.dtype = dtype;
     r.status = sideA ? Status::only_in_a : Status::only_in_b;
@@ -33,6 +34,7 @@ BufferResult oneSided(const BufferSource& side, DType dtype, bool sideA) {
         r.error = err;
         return r;
     }
+    if (opened) (sideA ? opened->a : opened->b) = f.openedIdentity();
     (sideA ? r.stats.nA : r.stats.nB) = f.size() / dtypeSize(dtype);
     return r;
 }
@@ -66,10 +68,15 @@ BufferResult compareFiles(const fs::path& a, const fs::path& b, DType dtype,
 
 BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType dtype,
                             const CompareOptions& options) {
-    if (!a.present()) return oneSided(b, dtype, false);
-    if (!b.present()) return oneSided(a, dtype, true);
+    return detail::compareSides(a, b, dtype, options, nullptr);
+}
+
+BufferResult detail::compareSides(const BufferSource& a, const BufferSource& b, DType dtype,
+                                  const CompareOptions& options, OpenedFiles* opened) {
+    if (!a.present()) return oneSided(b, dtype, false, opened);
+    if (!b.present()) return oneSided(a, dtype, true, opened);
     if (a.fingerprintOnly() || b.fingerprintOnly())
-        return detail::compareFingerprints(a, b, dtype, options);
+        return detail::compareFingerprints(a, b, dtype, options, opened);
 
     BufferResult r;
     r.dtype = dtype;
@@ -84,6 +91,7 @@ BufferResult compareSources(const BufferSource& a, const BufferSource& b, DType 
     if (errB.empty()) errB = detail::sizeProblem(b.path, fb.size(), dtype);
     if (!errA.empty() || !errB.empty())
         return fail(Status::error, errA.empty() ? errB : errB.empty() ? errA : errA + "; " + errB);
+    if (opened) *opened = {fa.openedIdentity(), fb.openedIdentity()};
 
     // A deflated member is held whole to its directory's size and CRC-32 once its elements
     // are read. Two members holding the same compressed bytes inflate to the same elements:

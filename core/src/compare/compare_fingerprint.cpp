@@ -10,9 +10,6 @@ namespace dumpscope::detail {
 
 namespace {
 
-// As compare_files.cpp's chunks: bounded memory whatever the tensor's size.
-constexpr std::size_t kChunkBytes = 128 << 10;
-
 struct SideFacts {
     std::uint64_t fingerprint = 0;
     std::string typeName;
@@ -49,7 +46,7 @@ std::uint64_t loggedCount(const LoggedFingerprint& logged) {
 }
 
 BufferResult compareFingerprints(const BufferSource& a, const BufferSource& b, DType dtype,
-                                 const CompareOptions& options) {
+                                 const CompareOptions& options, OpenedFiles* opened) {
     SideFacts facts[2];
     const BufferSource* sides[2] = {&a, &b};
     for (int s = 0; s < 2; ++s) {
@@ -64,12 +61,13 @@ BufferResult compareFingerprints(const BufferSource& a, const BufferSource& b, D
         // elements in C order, read as the byte compare reads them.
         SourceReader reader;
         const std::size_t es = dtypeSize(dtype);
-        const bool opened =
+        const bool isOpen =
             side.location ? reader.open(side.path, *side.location, es, ReadPattern::sequential)
                           : reader.open(side.path, ReadPattern::sequential);
-        if (!opened)
+        if (!isOpen)
             return failed(Status::error, reader.error() + (reader.notRegular() ? "; not read" : ""),
                           dtype);
+        if (opened) (s == 0 ? opened->a : opened->b) = reader.openedIdentity();
         if (reader.size() % es != 0)
             return failed(Status::error,
                           side.path.string() + ": size " + std::to_string(reader.size()) +

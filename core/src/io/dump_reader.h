@@ -16,7 +16,7 @@
 namespace dumpscope::detail {
 
 // What the file was when it was opened: the fstat() of the opened descriptor.
-struct FileIdentity {
+struct OpenedState {
     std::uint64_t size = 0;
     struct timespec mtime {};
     dev_t device = 0;
@@ -63,7 +63,9 @@ class DumpReader {
     const std::string& error() const { return m_error; }
     // open() failed because the path leads to something other than a regular file.
     bool notRegular() const { return m_file.notRegular(); }
-    const FileIdentity& identity() const { return m_identity; }
+    const OpenedState& opened() const { return m_identity; }
+    // The fstat() of the descriptor, taken when it was opened.
+    const struct stat& status() const { return m_file.status(); }
     // Bytes at open; 0 when not open.
     std::uint64_t size() const { return m_identity.size; }
 
@@ -88,7 +90,7 @@ class DumpReader {
   private:
     std::filesystem::path m_path;
     RegularFile m_file;
-    FileIdentity m_identity;
+    OpenedState m_identity;
     std::string m_error;
 };
 

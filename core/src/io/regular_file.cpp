@@ -132,4 +132,12 @@ RegularFile openRegularFile(const std::filesystem::path& path) {
     return file;
 }
 
+dumpscope::FileIdentity identityOf(const struct stat& st) {
+    return dumpscope::FileIdentity{
+        static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+        static_cast<std::uint64_t>(st.st_size),
+        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+        static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
+
 } // namespace dumpscope::detail

@@ -1,6 +1,8 @@
 #pragma once
 // How the core opens a file it reads (a dump, a schema): one place decides what may be opened,
 // so that a FIFO, a device or a directory named where a file is expected is refused alike.
+#include "dumpscope/file_identity.h"
+
 #include <filesystem>
 #include <string>
 
@@ -17,6 +19,9 @@ const char* fileKindOf(mode_t mode);
 // return what open() / stat() return and leave errno as the failing call set it.
 int openAnyLength(const std::filesystem::path& path, int flags);
 int statAnyLength(const std::filesystem::path& path, struct stat& status);
+
+// The identity (file_identity.h) of a file as stat() or fstat() found it.
+dumpscope::FileIdentity identityOf(const struct stat& status);
 
 // A file opened for reading: its descriptor, closed on destruction, and the fstat() of that
 // descriptor, taken when it was opened.

@@ -1,6 +1,8 @@
 #include "dumpscope/result_cache.h"
 
+#include "compare/compare_sides.h"
 #include "dumpscope/fingerprint.h"
+#include "io/identity_stat_count.h"
 #include "io/regular_file.h"
 
 #include <sys/stat.h>
@@ -10,21 +12,18 @@ namespace dumpscope {
 namespace fs = std::filesystem;
 
 std::optional<FileIdentity> fileIdentity(const fs::path& path) {
+    detail::countIdentityStat();
     struct stat st {};
     if (detail::statAnyLength(path, st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return FileIdentity{
-        static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-        static_cast<std::uint64_t>(st.st_size),
-        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-        static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+    return detail::identityOf(st);
 }
 
-bool ResultCache::sameInputs(const Entry& e, const std::optional<FileIdentity>& a,
-                             const std::optional<FileIdentity>& b, DType dtype,
-                             const CompareOptions& options) {
-    const Tolerance &x = e.options.tolerance, &y = options.tolerance;
-    return e.a == a && e.b == b && e.dtype == dtype && e.options.shape == options.shape &&
-           e.options.roundingThreshold == options.roundingThreshold && x.atol == y.atol &&
+bool ResultCache::sameInputs(const Entry& e, const Entry& now) {
+    const Tolerance &x = e.options.tolerance, &y = now.options.tolerance;
+    return e.keyA == now.keyA && e.keyB == now.keyB && e.fingerprintA == now.fingerprintA &&
+           e.fingerprintB == now.fingerprintB && e.a == now.a && e.b == now.b &&
+           e.dtype == now.dtype && e.options.shape == now.options.shape &&
+           e.options.roundingThreshold == now.options.roundingThreshold && x.atol == y.atol &&
            x.rtol == y.rtol && x.ulp == y.ulp;
 }
 
@@ -32,7 +31,7 @@ namespace {
 
 // What tells apart the buffers of one file: a tensor's key; for a side known by its fingerprint,
 // everything its result depends on (the fingerprint, type and shape), kept apart from keys by
-// the Key's flags, so that a byte result is never returned for a fingerprint pair.
+// the entry's flags, so that a byte result is never returned for a fingerprint pair.
 std::string sideKey(const BufferSource& side) {
     if (side.logged) {
         std::string key = fingerprintHex(side.logged->fingerprint) + " " + side.logged->typeName;
@@ -41,6 +40,15 @@ std::string sideKey(const BufferSource& side) {
         return key;
     }
     return side.location ? side.location->key : std::string();
+}
+
+// The pair by its paths and keys.
+std::uint64_t nameHash(const fs::path& a, const fs::path& b, const std::string& keyA,
+                       const std::string& keyB, bool fingerprintA, bool fingerprintB) {
+    std::uint64_t h = 1469598103934665603ull ^ (fingerprintA ? 1 : 0) ^ (fingerprintB ? 2 : 0);
+    for (const std::string* part : {&a.native(), &b.native(), &keyA, &keyB})
+        h = (h ^ std::hash<std::string>{}(*part)) * 1099511628211ull;
+    return h;
 }
 
 } // namespace
@@ -59,47 +67,72 @@ BufferResult ResultCache::compare(const BufferSource& sideA, const BufferSource&
     // Neither side has bytes to read (fingerprints, or one absent): comparing the pair again
     // costs less than looking it up, and keeping it would save no read.
     if (a.empty() && b.empty()) return compareSources(sideA, sideB, dtype, options);
-    const auto idA = a.empty() ? std::nullopt : fileIdentity(a);
-    const auto idB = b.empty() ? std::nullopt : fileIdentity(b);
-    const std::uint64_t nFiles = (a.empty() ? 0 : 1) + (b.empty() ? 0 : 1);
-    // A side that should exist but cannot be stat'ed is compared (and reported) every time.
-    const bool cacheable = (a.empty() || idA) && (b.empty() || idB);
-    const Key key{idA ? idA->device : 0,   idA ? idA->inode : 0,   idB ? idB->device : 0,
-                  idB ? idB->inode : 0,    sideKey(sideA),         sideKey(sideB),
-                  sideA.fingerprintOnly(), sideB.fingerprintOnly()};
-    if (cacheable) {
-        std::lock_guard lock(m_mutex);
-        if (auto it = m_entries.find(key);
-            it != m_entries.end() && sameInputs(it->second, idA, idB, dtype, options)) {
-            ++m_stats.hits;
+    Entry now{sideKey(sideA),
+              sideKey(sideB),
+              sideA.fingerprintOnly(),
+              sideB.fingerprintOnly(),
+              std::nullopt,
+              std::nullopt,
+              dtype,
+              options,
+              {}};
+    const std::uint64_t name =
+        nameHash(a, b, now.keyA, now.keyB, now.fingerprintA, now.fingerprintB);
+    Shard& shard = m_shards[name % kShards];
+    bool held = false;
+    {
+        std::lock_guard lock(shard.mutex);
+        held = shard.entries.count(name) > 0;
+    }
+    // Only a pair held is looked up, by what its paths lead to now.
+    if (held) {
+        now.a = a.empty() ? std::nullopt : fileIdentity(a);
+        now.b = b.empty() ? std::nullopt : fileIdentity(b);
+        std::lock_guard lock(shard.mutex);
+        if (auto it = shard.entries.find(name);
+            it != shard.entries.end() && sameInputs(it->second, now)) {
+            m_hits.fetch_add(1, std::memory_order_relaxed);
             return it->second.result;
         }
     }
-    BufferResult r = compareSources(sideA, sideB, dtype, options);
-    // Kept only when both files are still what they were before the comparison: a file written
-    // meanwhile gets a new identity and is compared again next time.
-    const bool keep = cacheable && !isError(r.status) && (a.empty() || fileIdentity(a) == idA) &&
-                      (b.empty() || fileIdentity(b) == idB);
-    std::lock_guard lock(m_mutex);
-    ++m_stats.misses;
-    m_stats.filesRead += nFiles;
+    detail::OpenedFiles opened;
+    BufferResult r = detail::compareSides(sideA, sideB, dtype, options, &opened);
+    m_misses.fetch_add(1, std::memory_order_relaxed);
+    m_filesRead.fetch_add((a.empty() ? 0 : 1) + (b.empty() ? 0 : 1), std::memory_order_relaxed);
+    // Kept under the files as they were opened. One written while it was read is
+    // changed_while_reading, never kept; one written or renamed over since has another identity
+    // when the pair is next looked up. Errors are retried.
+    const bool keep = !isError(r.status) && (a.empty() || opened.a) && (b.empty() || opened.b);
+    if (keep) {
+        now.a = opened.a;
+        now.b = opened.b;
+        now.result = r;
+    }
+    std::lock_guard lock(shard.mutex);
     if (keep)
-        m_entries[key] = Entry{idA, idB, dtype, options, r};
-    else if (cacheable)
-        m_entries.erase(key);
+        shard.entries.insert_or_assign(name, std::move(now));
+    else if (held)
+        shard.entries.erase(name); // out of date, and nothing to put in its place
     return r;
 }
 
 ResultCache::Stats ResultCache::stats() const {
-    std::lock_guard lock(m_mutex);
-    Stats s = m_stats;
-    s.entries = m_entries.size();
+    Stats s;
+    s.hits = m_hits.load(std::memory_order_relaxed);
+    s.misses = m_misses.load(std::memory_order_relaxed);
+    s.filesRead = m_filesRead.load(std::memory_order_relaxed);
+    for (const Shard& shard : m_shards) {
+        std::lock_guard lock(shard.mutex);
+        s.entries += shard.entries.size();
+    }
     return s;
 }
 
 void ResultCache::clear() {
-    std::lock_guard lock(m_mutex);
-    m_entries.clear();
+    for (Shard& shard : m_shards) {
+        std::lock_guard lock(shard.mutex);
+        shard.entries.clear();
+    }
 }
 
 } // namespace dumpscope

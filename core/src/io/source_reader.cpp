@@ -158,6 +158,10 @@ const std::string& SourceReader::error() const {
 bool SourceReader::notRegular() const {
     return m_impl->file.notRegular();
 }
+dumpscope::FileIdentity SourceReader::openedIdentity() const {
+    return identityOf(m_impl->file.status());
+}
+
 std::uint64_t SourceReader::size() const {
     return isOpen() ? m_impl->bytes : 0;
 }

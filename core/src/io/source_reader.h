@@ -45,6 +45,8 @@ class SourceReader {
     // tensor; the tensor and its element otherwise.
     std::string describe(const ReadOutcome& got, std::uint64_t offset) const;
     std::string changedSinceOpen() const;
+    // The file as it was when opened (its fstat()), whatever is renamed over its path since.
+    dumpscope::FileIdentity openedIdentity() const;
 
     // Whether this deflated tensor and `other` hold the same compressed stream: the same member
     // sizes, CRC-32, header and element count in the zip directory, and the same compressed
