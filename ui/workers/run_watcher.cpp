@@ -220,8 +220,10 @@ void RunWatcher::startListing(std::shared_ptr<const PairListing> given, Clock::t
         PairListing pair = given ? *given : listRuns(dirs, layout);
         watchSet(dirs, pair, listing->newest, listing->folders);
         listing->completion.observe(std::move(pair), given ? at : Clock::now());
+        // The plan's listing is the one last emitted as it is: a run's file list, not copied twice.
         if (listing->baseline)
-            listing->emitted = std::make_shared<const PairListing>(listing->completion.latest());
+            listing->emitted =
+                given ? given : std::make_shared<const PairListing>(listing->completion.latest());
         else
             decide(listing->completion, *lastEmitted, intervalMs, listing->emitted,
                    listing->relistMs);

@@ -71,6 +71,9 @@ struct ScanOptions {
     // False: a self-describing file is listed as one file (its name, size and modification
     // time), its header not read. What watching a run needs, as often as files change.
     bool readHeaders = true;
+    // False: RunScan::listed stays empty. What a scan that no listing is made of (a plain
+    // compare) saves: a name per file.
+    bool listFiles = true;
 };
 
 // A dump file as a listing of its directory saw it, before any header is read: what a watch judges
@@ -90,9 +93,9 @@ struct RunScan {
     std::vector<std::string> warnings;
     std::string error;   // empty when the directory was read
     bool ranked = false; // the run has a directory per rank
-    // Every dump file found, with its step, in the order found: a self-describing file once,
-    // whatever it holds and whether or not its header was read, so that a scan that read the
-    // headers and one that did not list the same run alike.
+    // Every dump file found (with ScanOptions::listFiles), with its step, in the order found: a
+    // self-describing file once, whatever it holds and whether or not its header was read, so that
+    // a scan that read the headers and one that did not list the same run alike.
     std::vector<std::pair<std::uint64_t, ListedFile>> listed;
 
     // Built when asked for, not kept per file: a path object holds its parsed components,

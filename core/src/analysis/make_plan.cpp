@@ -38,7 +38,7 @@ struct ScannedPair {
 // model's; both scans' warnings go to `an`. The plan goes on only when neither run has an error.
 ScannedPair scanPair(Analysis& an, const fs::path& runA, const fs::path& runB,
                      const AnalyzeOptions& options) {
-    const ScanOptions scanOptions{options.layout};
+    const ScanOptions scanOptions{options.layout, true, options.keepListing};
     ScannedPair s{scanRun(runA, scanOptions), scanRun(runB, scanOptions), {}, {}};
     if (options.keepListing) {
         an.listedAt = std::chrono::steady_clock::now();

@@ -48,10 +48,11 @@ FingerprintLog readFingerprintLog(const std::filesystem::path& path, std::string
 // Adds the log at `root` (a run's folder, or a rank's: `prefix` is its path in the run) to what
 // the scan found there. A logged step whose tensors the scan listed gives them the log's
 // fingerprint, inputs and production order; a step without them becomes fingerprint-only
-// buffers. A log that is refused is the run's error. Without `readHeaders` (a watcher's listing)
-// step files stay single entries and only fingerprint-only steps are added.
+// buffers. A log that is refused is the run's error. Without `options.readHeaders` (a watcher's
+// listing) step files stay single entries and only fingerprint-only steps are added. With
+// `options.listFiles`, the log is listed as the file of each fingerprint-only step.
 void addFingerprintLog(RunScan& scan, const std::filesystem::path& root, const std::string& prefix,
-                       std::uint64_t rank, bool readHeaders);
+                       std::uint64_t rank, const ScanOptions& options);
 
 // Why run B, compared with run A, is a capture of another model; empty when it is not. At a step
 // and rank where both runs' buffers are listed by their logs, fewer than half the names of the

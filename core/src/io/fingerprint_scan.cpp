@@ -57,7 +57,7 @@ DumpFile fingerprintOnly(const LoggedStep& step, const LoggedBuffer& b, std::uin
 } // namespace
 
 void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& prefix,
-                       std::uint64_t rank, bool readHeaders) {
+                       std::uint64_t rank, const ScanOptions& options) {
     const fs::path path = root / kFingerprintLogName;
     struct stat st {};
     if (statAnyLength(path, st) != 0) {
@@ -95,8 +95,10 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
                                         "'s tensors are in " + prefix + step.file +
                                         ", which the run does not hold; compared by fingerprints");
             // The log is this step's one file: a watch sees the step change as the log grows.
-            scan.listed.emplace_back(
-                step.step, ListedFile{logFile, static_cast<std::uint64_t>(st.st_size), mtimeNs});
+            if (options.listFiles)
+                scan.listed.emplace_back(
+                    step.step,
+                    ListedFile{logFile, static_cast<std::uint64_t>(st.st_size), mtimeNs});
             for (std::size_t i = 0; i < step.buffers.size(); ++i) {
                 DumpFile f = fingerprintOnly(step, step.buffers[i], rank, logFile, mtimeNs);
                 f.order = i;
@@ -106,7 +108,7 @@ void addFingerprintLog(RunScan& scan, const fs::path& root, const std::string& p
             }
             continue;
         }
-        if (!readHeaders) continue; // step files listed whole: nothing to merge into
+        if (!options.readHeaders) continue; // step files listed whole: nothing to merge into
         std::string file = held.begin()->second->fileName;
         for (std::size_t i = 0; i < step.buffers.size(); ++i) {
             const LoggedBuffer& b = step.buffers[i];

@@ -56,7 +56,8 @@ bool endsWithBin(const std::string& name) {
 // The scan of one run: what is found lands in `scan`, numbered in dump order per step and rank.
 class Scanner {
   public:
-    Scanner(RunScan& scan, bool readHeaders) : m_scan(scan), m_readHeaders(readHeaders) {}
+    Scanner(RunScan& scan, const ScanOptions& options)
+        : m_scan(scan), m_readHeaders(options.readHeaders), m_listFiles(options.listFiles) {}
 
     // The entries of `dir` that `wanted` names, stat'ed through symlinks, sorted by name.
     // Entries that cannot be stat'ed or lead to something other than a regular file or a
@@ -160,6 +161,7 @@ class Scanner {
         return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     }
     void listFile(std::uint64_t step, const std::string& relative, const struct stat& st) {
+        if (!m_listFiles) return;
         m_scan.listed.emplace_back(
             step, ListedFile{relative, static_cast<std::uint64_t>(st.st_size), mtimeNsOf(st)});
     }
@@ -240,6 +242,7 @@ class Scanner {
 
     RunScan& m_scan;
     bool m_readHeaders;
+    bool m_listFiles;
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> m_next;
 };
 
@@ -407,7 +410,7 @@ RunScan scanRun(const fs::path& dir, const ScanOptions& options) {
         scan.error = dir.string() + ": not a directory";
         return scan;
     }
-    Scanner scanner(scan, options.readHeaders);
+    Scanner scanner(scan, options);
     if (!options.layout.empty()) {
         detail::LayoutPattern pattern;
         if (auto why = pattern.parse(options.layout); !why.empty()) {
@@ -430,14 +433,12 @@ RunScan scanRun(const fs::path& dir, const ScanOptions& options) {
             // Each folder's capture log, read after its files, which it describes.
             if (!scan.ranked) {
                 scanRoot(scanner, scan, dir, {}, 0);
-                if (scan.error.empty())
-                    detail::addFingerprintLog(scan, dir, {}, 0, options.readHeaders);
+                if (scan.error.empty()) detail::addFingerprintLog(scan, dir, {}, 0, options);
             }
             for (const auto& [rank, name] : ranks) {
                 scanRoot(scanner, scan, dir / name, name + "/", rank);
                 if (scan.error.empty())
-                    detail::addFingerprintLog(scan, dir / name, name + "/", rank,
-                                              options.readHeaders);
+                    detail::addFingerprintLog(scan, dir / name, name + "/", rank, options);
             }
         }
     }
