@@ -11,9 +11,10 @@
 #                          folders then hold 50 buffers; RUNS=3 CLI runs per pair, the median;
 #                          SKIP_GUI=1; GUI_LIMIT=120 seconds a window run may take, past which
 #                          its figures read "> GUI_LIMIT"; AXES="steps schema npy roots ranks")
-# CLI: wall time of the whole process (date +%s%N around it) after one warm-up run, and its CPU
-# seconds (user + system, GNU time's %U %S: the steadier figure on a busy machine, where wall
-# time also counts the wait for a core), the medians; peak RSS from GNU time (%M, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
+# CLI: wall time of the whole process (from just before its fork to its wait) after one warm-up run, and its CPU
+# seconds (user + system from wait4()'s rusage, to the microsecond: the steadier figure on a busy
+# machine, where wall time also counts the wait for a core; GNU time's hundredths made the
+# exponent of a pair compared in 0.01 s noise), the medians; peak RSS (ru_maxrss, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
 # pair: the time from openPair to the first verdict painted and to the last step compared, the
 # longest GUI-thread stall, and the process's peak RSS.
 set -euo pipefail
@@ -23,11 +24,9 @@ BUILD=${BUILD_DIR:-$ROOT/build-release}
 RUNS=${RUNS:-3}
 GUI_LIMIT=${GUI_LIMIT:-120}
 AXES=${AXES:-steps schema npy roots ranks}
-TIME=/usr/bin/time
 PY=/usr/bin/python3
 
 die() { echo "scale.sh: $*" >&2; exit 2; }
-[ -x "$TIME" ] || die "GNU time ($TIME) is needed for peak RSS (scripts/setup.sh bench)"
 [ -x "$PY" ] || die "$PY is needed to write the pairs"
 
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
@@ -53,8 +52,8 @@ trap 'rm -rf "$WORK"' EXIT
 
 div=1
 [ -n "${SMALL:-}" ] && div=10
-# 500 a folder: at 200 the pair of 8 ranks took the CLI 0.02 s of CPU, below what GNU time's
-# hundredths can give an exponent of.
+# 500 a folder: at 200 the pair of 8 ranks took the CLI 0.02 s of CPU, too little for a steady
+# exponent.
 per_rank=$((500 / div))
 
 # sizes AXIS: "n 10n" of the axis
@@ -78,16 +77,32 @@ make_pair() {
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# rusage FILE CMD...: runs CMD and writes "wall_s peak_rss_kib cpu_s" of it to FILE: the monotonic
+# clock from just before the fork to the wait, and wait4()'s rusage (user + system); exits with
+# CMD's status.
+rusage() {
+    "$PY" -c '
+import os, sys, time
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - t0
+with open(sys.argv[1], "w") as f:
+    f.write("%.4f %d %.4f\n" % (wall, ru.ru_maxrss, ru.ru_utime + ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status))' "$@"
+}
 # timed OUT CMD...: appends "wall_s rss_kib cpu_s" to OUT; exit 0 or 1 accepted (1: a divergence).
 timed() {
-    local out=$1 t0 t1 rc=0
+    local out=$1 rc=0
     shift
-    t0=$(date +%s%N)
-    "$TIME" -f '%M %U %S' -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
-    t1=$(date +%s%N)
+    rusage "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || rc=$?
     [ "$rc" -le 1 ] || { tail -5 "$WORK/stderr" >&2; echo "scale.sh: $* exited $rc" >&2; return 1; }
-    # GNU time puts "Command exited with non-zero status 1" on a line of its own first.
-    tail -1 "$WORK/time" | awk -v d=$((t1 - t0)) '{printf "%.4f %s %.2f\n", d / 1e9, $1, $2 + $3}' >>"$out"
+    cat "$WORK/time" >>"$out"
 }
 # A figure ">L" (a window run stopped at GUI_LIMIT) gives a lower bound: "> exponent".
 exponent() {

@@ -328,6 +328,11 @@ TEST(FingerprintLog, AScanListsTheRunAlikeWhetherOrNotItReadHeaders) {
     EXPECT_EQ(step1.b[0].name, "dumpscope-fingerprints.jsonl");
     EXPECT_EQ(step1.b[0].size, fs::file_size(dir / "b" / "dumpscope-fingerprints.jsonl"));
     EXPECT_EQ(listing.steps.at(3).a.size(), 1u);
+    // A scan asked for no listing keeps none: a plain compare has no use for it.
+    dumpscope::ScanOptions unlisted;
+    unlisted.listFiles = false;
+    EXPECT_TRUE(dumpscope::scanRun(dir / "a", unlisted).listed.empty());
+    EXPECT_TRUE(dumpscope::scanRun(dir / "b", unlisted).listed.empty());
 
     // The plan keeps that listing when asked, and only then.
     dumpscope::AnalyzeOptions options;
