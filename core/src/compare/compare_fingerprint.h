@@ -11,7 +11,7 @@ namespace dumpscope::detail {
 // as the side with bytes has it; `options.shape` its shape when known. `opened`, when not null,
 // says which file was read.
 BufferResult compareFingerprints(const BufferSource& a, const BufferSource& b, DType dtype,
-                                 const CompareOptions& options, OpenedFiles* opened = nullptr);
+                                 const CompareOptions& options, OpenedFiles* opened);
 
 // A one-sided buffer known by its fingerprint: its element count, from the logged shape.
 std::uint64_t loggedCount(const LoggedFingerprint& logged);

@@ -18,10 +18,7 @@ bool DumpReader::open(const std::filesystem::path& path, ReadPattern pattern) {
         return false;
     }
     const struct stat& st = m_file.status();
-    m_identity.size = static_cast<std::uint64_t>(st.st_size);
-    m_identity.mtime = st.st_mtim;
-    m_identity.device = st.st_dev;
-    m_identity.inode = st.st_ino;
+    m_identity = identityOf(st);
     // Read-ahead helps a file read in several chunks; one that a single read takes whole (most
     // of a run of many small buffers) is spared the call.
     constexpr off_t kOneRead = off_t{128} << 10;
@@ -76,8 +73,7 @@ std::string DumpReader::changedSinceOpen() const {
     if (static_cast<std::uint64_t>(now.st_size) != m_identity.size)
         return m_path.string() + ": changed while being read (size " +
                std::to_string(m_identity.size) + " -> " + std::to_string(now.st_size) + " bytes)";
-    if (now.st_mtim.tv_sec != m_identity.mtime.tv_sec ||
-        now.st_mtim.tv_nsec != m_identity.mtime.tv_nsec)
+    if (identityOf(now).mtimeNs != m_identity.mtimeNs)
         return m_path.string() + ": changed while being read (modification time moved)";
     return {};
 }

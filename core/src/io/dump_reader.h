@@ -10,18 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include <sys/types.h>
-#include <time.h>
-
 namespace dumpscope::detail {
-
-// What the file was when it was opened: the fstat() of the opened descriptor.
-struct OpenedState {
-    std::uint64_t size = 0;
-    struct timespec mtime {};
-    dev_t device = 0;
-    ino_t inode = 0;
-};
 
 // How far a read of a range got. bytes < the range's length means it stopped early: at the
 // file's end when errorNumber is 0, else at a pread that failed with errorNumber.
@@ -63,9 +52,8 @@ class DumpReader {
     const std::string& error() const { return m_error; }
     // open() failed because the path leads to something other than a regular file.
     bool notRegular() const { return m_file.notRegular(); }
-    const OpenedState& opened() const { return m_identity; }
-    // The fstat() of the descriptor, taken when it was opened.
-    const struct stat& status() const { return m_file.status(); }
+    // The file as it was when opened: the fstat() of the descriptor.
+    const dumpscope::FileIdentity& identity() const { return m_identity; }
     // Bytes at open; 0 when not open.
     std::uint64_t size() const { return m_identity.size; }
 
@@ -90,7 +78,7 @@ class DumpReader {
   private:
     std::filesystem::path m_path;
     RegularFile m_file;
-    OpenedState m_identity;
+    dumpscope::FileIdentity m_identity;
     std::string m_error;
 };
 

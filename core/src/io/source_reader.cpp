@@ -159,7 +159,7 @@ bool SourceReader::notRegular() const {
     return m_impl->file.notRegular();
 }
 dumpscope::FileIdentity SourceReader::openedIdentity() const {
-    return identityOf(m_impl->file.status());
+    return m_impl->file.identity();
 }
 
 std::uint64_t SourceReader::size() const {
