@@ -96,6 +96,15 @@ TEST(OwnTermsWindow, TheVerdictPanelNamesTheRootAndCountsTheRest) {
     EXPECT_EQ(w.label("rootCauseTitle")->text(), QStringLiteral("Root cause in production order"));
     // The reference's tree and culprit table are not this run's.
     EXPECT_TRUE(panel->decisionTree()->isHidden());
+    // Hidden or not, the tree's branch names the diverged groups cut as everywhere else: every
+    // group of a wide model in one wrapped line made each restyle of the tree lay it out anew.
+    const QTreeWidgetItem* diverged = panel->decisionTree()->topLevelItem(0)->child(1);
+    ASSERT_NE(diverged, nullptr);
+    EXPECT_TRUE(diverged->text(0).startsWith(QStringLiteral("yes → first divergent step 2")))
+        << diverged->text(0).toStdString();
+    EXPECT_TRUE(diverged->text(0).contains(QStringLiteral(" more")))
+        << diverged->text(0).toStdString();
+    EXPECT_LT(diverged->text(0).size(), 400) << diverged->text(0).toStdString();
 
     // The rest on demand.
     emit w.label("rootCause")->linkActivated(QStringLiteral("show-all"));

@@ -288,7 +288,7 @@ void VerdictPanel::highlightPath(const dumpscope::Verdict& verdict) {
     if (verdict.firstDivergentStep)
         m_divergeNode->setText(0, tr("yes → first divergent step %1, diverged: %2")
                                       .arg(*verdict.firstDivergentStep)
-                                      .arg(joinedNames(verdict.divergedGroups)));
+                                      .arg(cutNames(verdict.divergedGroups)));
     else
         m_divergeNode->setText(0, tr("yes → look at the groups diverged at the first divergent "
                                      "step"));
