@@ -93,6 +93,12 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
             EXPECT_EQ(model.index(r, c).data(MatrixModel::RootCauseRole).toBool(), r == 1 && c == h)
                 << r << "," << c;
     EXPECT_EQ(model.indexOf(2, "K"), model.index(2, k));
+    EXPECT_EQ(model.indexOf(2, "no such group"), QModelIndex());
+    EXPECT_EQ(model.indexOf(99, "K"), QModelIndex());
+    for (int c = 0; c < model.columnCount(); ++c)
+        EXPECT_EQ(QString::fromStdString(model.groupId(c)),
+                  model.headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString());
+    EXPECT_EQ(model.groupId(model.columnCount()), "");
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
 }

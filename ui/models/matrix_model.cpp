@@ -86,15 +86,10 @@ const dumpscope::GroupCell* MatrixModel::cell(const QModelIndex& index) const {
 void MatrixModel::buildLookup() const {
     if (m_lookupBuilt) return;
     m_rowOfStep.clear();
-    m_columnOfGroup.clear();
     if (m_snapshot) {
         const auto& matrix = m_snapshot->analysis->matrix;
         for (int r = m_rows - 1; r >= 0; --r) // the first row of a step wins, as a scan found it
             m_rowOfStep[matrix[r].step] = r;
-        if (m_rows > 0)
-            for (int c = std::min(m_columns, static_cast<int>(matrix[0].cells.size())) - 1; c >= 0;
-                 --c)
-                m_columnOfGroup[matrix[0].cells[c].group] = c;
     }
     m_lookupBuilt = true;
 }
@@ -103,12 +98,10 @@ QModelIndex MatrixModel::indexOf(std::uint64_t step, const std::string& group) c
     if (!m_snapshot) return {};
     buildLookup();
     const auto row = m_rowOfStep.find(step);
-    const auto column = m_columnOfGroup.find(group);
-    if (row == m_rowOfStep.end() || column == m_columnOfGroup.end()) return {};
+    if (row == m_rowOfStep.end()) return {};
+    // The row's groups are scanned, not mapped: a cell is looked up once a user action, and a
+    // map of a run's 100,000 groups, rebuilt for each snapshot, cost each final verdict 20 ms.
     const auto& cells = m_snapshot->analysis->matrix[row->second].cells;
-    // Every row has the same groups in the same order; a row that did not would be asked.
-    if (column->second < static_cast<int>(cells.size()) && cells[column->second].group == group)
-        return index(row->second, column->second);
     for (int c = 0; c < m_columns && c < static_cast<int>(cells.size()); ++c)
         if (cells[c].group == group) return index(row->second, c);
     return {};
@@ -158,6 +151,12 @@ QString MatrixModel::groupShortName(const QString& id, const QString& label) {
     if (words.startsWith(QLatin1Char('(')) && words.endsWith(QLatin1Char(')')))
         words = words.mid(1, words.size() - 2).trimmed();
     return words.isEmpty() ? id : id + QLatin1Char(' ') + words;
+}
+
+const std::string& MatrixModel::groupId(int column) const {
+    static const std::string none;
+    if (!m_snapshot || m_rows == 0 || column < 0 || column >= m_columns) return none;
+    return m_snapshot->analysis->matrix.front().cells[column].group;
 }
 
 QString MatrixModel::groupLabel(int column) const {

@@ -43,6 +43,8 @@ class MatrixModel : public QAbstractTableModel {
     // The cell of `index`, or null.
     const dumpscope::GroupCell* cell(const QModelIndex& index) const;
     QModelIndex indexOf(std::uint64_t step, const std::string& group) const;
+    // The group id of a column (GroupRole's, as the analysis holds it); empty past the columns.
+    const std::string& groupId(int column) const;
     // Row of the first divergent step once the verdict is final, else -1.
     int firstDivergentRow() const;
 
@@ -65,9 +67,9 @@ class MatrixModel : public QAbstractTableModel {
     QString toolTip(int row, int column, const dumpscope::GroupCell& cell) const;
     QString groupLabel(int column) const;
 
-    // The row of each step and the column of each group, built on the first lookup after a
-    // snapshot: data() asks for the first divergent row for every cell it paints, and a scan of
-    // every step for each made a long run's paint cost steps × cells.
+    // The row of each step, built on the first lookup after a snapshot: data() asks for the
+    // first divergent row for every cell it paints, and a scan of every step for each made a
+    // long run's paint cost steps × cells.
     void buildLookup() const;
 
     SnapshotPtr m_snapshot;
@@ -75,5 +77,4 @@ class MatrixModel : public QAbstractTableModel {
     int m_columns = 0;
     mutable bool m_lookupBuilt = false;
     mutable std::unordered_map<std::uint64_t, int> m_rowOfStep;
-    mutable std::unordered_map<std::string, int> m_columnOfGroup;
 };

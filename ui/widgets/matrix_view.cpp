@@ -143,19 +143,20 @@ void MatrixView::fitHeaderMinimum() {
     std::array<int, 128> advance{};
     for (int c = 32; c < 127; ++c)
         advance[std::size_t(c)] = metrics.horizontalAdvance(QChar(c));
-    const auto width = [&](const QString& id) {
+    // The ids are read as the model holds them: a QVariant and a QString a column made the loop
+    // cost as much again as the measuring.
+    const auto width = [&](const std::string& id) {
         int sum = 0;
-        for (const QChar ch : id) {
-            if (ch.unicode() < 32 || ch.unicode() >= 127) return metrics.horizontalAdvance(id);
-            sum += advance[ch.unicode()];
+        for (const unsigned char ch : id) {
+            if (ch < 32 || ch >= 127) return metrics.horizontalAdvance(QString::fromStdString(id));
+            sum += advance[ch];
         }
         return sum;
     };
+    const auto* matrix = qobject_cast<const MatrixModel*>(model());
     int widest = 0;
-    for (int c = 0; model() && c < model()->columnCount(); ++c)
-        widest = std::max(
-            widest,
-            width(model()->headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString()));
+    for (int c = 0; matrix && c < matrix->columnCount(); ++c)
+        widest = std::max(widest, width(matrix->groupId(c)));
     const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 4;
     header->setMinimumSectionSize(
         std::max(48, widest + metrics.horizontalAdvance(QStringLiteral(" …")) + margin));
