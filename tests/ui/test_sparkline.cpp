@@ -152,6 +152,44 @@ TEST(Sparkline, FollowsEverySnapshotOfTheCellShown) {
     EXPECT_EQ(growthOfX().points.at(2).nDiff, 3u);
 }
 
+// The model's index of where each buffer's results are is the plan's: another pair of as many
+// buffers, laid out otherwise, is indexed anew rather than read through the first one's places.
+TEST(Sparkline, AnotherPlanOfAsManyBuffersIsIndexedAnew) {
+    TempDir first, second;
+    const Analysis before = growingPair(first);      // x at steps 0, 1, 2; y at 0 and 2
+    for (std::uint64_t step = 0; step < 3; ++step) { // x at 0, 1, 2 (1 apart at 1); y at 1, 2
+        std::vector<float> a(8, 2.0f), b = a;
+        if (step == 1) b[0] = 5.0f;
+        writeDump(second / "a", step, "x_x", a);
+        writeDump(second / "b", step, "x_x", b);
+        if (step != 0) {
+            writeDump(second / "a", step, "x_y", std::vector<float>(4, 1.0f));
+            writeDump(second / "b", step, "x_y", std::vector<float>(4, 1.0f));
+        }
+    }
+    AnalyzeOptions options;
+    options.schema = before.schema;
+    const Analysis after = analyze(second / "a", second / "b", options);
+    ASSERT_EQ(after.buffers.size(), before.buffers.size());
+    ASSERT_NE(after.buffers[2].name, before.buffers[2].name) << "the pairs' layouts must differ";
+    BufferListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto growthOfX = [&] {
+        return model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
+            .data(BufferListModel::GrowthRole)
+            .value<GrowthSparkline>();
+    };
+    model.setBuffers(uitest::finishedSnapshot(before), before.matrix.at(2).cells.at(0).buffers);
+    EXPECT_EQ(growthOfX().points.at(1).nDiff, 1u);
+    model.setBuffers(uitest::finishedSnapshot(after), after.matrix.at(2).cells.at(0).buffers);
+    const auto expected = seriesNamed(growthSeries(after), "x").points;
+    const auto shown = growthOfX().points;
+    ASSERT_EQ(shown.size(), expected.size());
+    for (std::size_t i = 0; i < shown.size(); ++i)
+        EXPECT_EQ(shown[i].nDiff, expected[i].nDiff) << "step " << expected[i].step;
+    EXPECT_EQ(shown.at(1).nDiff, 1u);
+}
+
 TEST(Sparkline, BarsGrowWithTheDifferingCount) {
     EXPECT_EQ(SparklineDelegate::barHeight(0, 100), 0.0);
     EXPECT_EQ(SparklineDelegate::barHeight(100, 100), 1.0);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string_view>
 
 using dumpscope::BufferResult;
 using dumpscope::Status;
@@ -116,24 +118,49 @@ void BufferListModel::signalRows(const std::vector<std::size_t>& changedBuffers)
     }
 }
 
-const std::vector<std::size_t>& BufferListModel::resultsOf(const BufferResult& b) const {
+std::uint64_t BufferListModel::keyOf(const BufferResult& b) {
+    const std::uint64_t group = std::hash<std::string_view>{}(b.group);
+    return (group * 0x9e3779b97f4a7c15ULL) ^ std::hash<std::string_view>{}(b.name);
+}
+
+void BufferListModel::indexResults() const {
     const auto& buffers = m_snapshot->analysis->buffers;
-    const BufferKey key{b.group, b.name};
-    const auto valid = [&](const std::vector<std::size_t>& indices) {
-        return std::all_of(indices.begin(), indices.end(), [&](std::size_t i) {
-            return i < buffers.size() && buffers[i].group == b.group && buffers[i].name == b.name;
-        });
-    };
-    auto it = m_resultsOf.find(key);
-    if (m_resultsOfBuffers != buffers.size() || it == m_resultsOf.end() || !valid(it->second)) {
-        m_resultsOf.clear();
-        for (std::size_t i = 0; i < buffers.size(); ++i)
-            m_resultsOf[{buffers[i].group, buffers[i].name}].push_back(i);
-        m_resultsOfBuffers = buffers.size();
-        it = m_resultsOf.find(key);
+    m_firstResult.clear();
+    m_firstResult.reserve(buffers.size());
+    m_nextResult.assign(buffers.size(), kNoResult);
+    // Backwards, so that each chain runs in the order of the buffers.
+    for (std::size_t i = buffers.size(); i-- > 0;) {
+        const auto [first, inserted] = m_firstResult.try_emplace(keyOf(buffers[i]), i);
+        if (inserted) continue;
+        m_nextResult[i] = first->second;
+        first->second = i;
     }
-    static const std::vector<std::size_t> none;
-    return it == m_resultsOf.end() ? none : it->second;
+}
+
+bool BufferListModel::chainOf(const BufferResult& b, std::vector<std::size_t>& results) const {
+    results.clear();
+    const auto& buffers = m_snapshot->analysis->buffers;
+    if (m_nextResult.size() != buffers.size()) return false;
+    const std::uint64_t key = keyOf(b);
+    const auto first = m_firstResult.find(key);
+    if (first == m_firstResult.end()) return false;
+    for (std::size_t i = first->second; i != kNoResult; i = m_nextResult[i]) {
+        const BufferResult& r = buffers[i];
+        if (r.group == b.group && r.name == b.name)
+            results.push_back(i);
+        else if (keyOf(r) != key) // not a buffer of the same key: the index is another plan's
+            return false;
+    }
+    return !results.empty();
+}
+
+std::vector<std::size_t> BufferListModel::resultsOf(const BufferResult& b) const {
+    std::vector<std::size_t> results;
+    if (!chainOf(b, results)) {
+        indexResults();
+        chainOf(b, results);
+    }
+    return results;
 }
 
 const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
