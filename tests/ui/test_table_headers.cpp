@@ -21,7 +21,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <numeric>
+#include <string>
+#include <vector>
 
 using namespace dumpscope;
 using dumpscope::test::TempDir;
@@ -189,4 +192,42 @@ TEST(FrozenNameColumn, StaysInViewAndInStepWhenTheListScrollsSideways) {
     // A sort by another column moves the frozen header's indicator off the name.
     view->sortByColumn(BufferListModel::DifferingColumn, Qt::DescendingOrder);
     EXPECT_EQ(frozenHeader->sortIndicatorSection(), int(BufferListModel::DifferingColumn));
+}
+
+// A long cell's columns fit the rows on screen and some around them, not every row: a name far
+// down the list does not widen the column (its tooltip and the elision show it whole), one on
+// screen does.
+TEST(BufferListColumns, FitTheRowsOnScreenNotAFarOneOfALongCell) {
+    TempDir dir;
+    const std::string longName = "n0400_" + std::string(60, 'w');
+    const std::string nearName = "n0001_" + std::string(30, 'v');
+    for (int i = 0; i < 700; ++i) {
+        char name[8];
+        std::snprintf(name, sizeof name, "n%04d", i);
+        const std::string rest = i == 400 ? longName : i == 1 ? nearName : std::string(name);
+        for (const char* side : {"a", "b"})
+            test::writeDump(dir / side, 0, rest, std::vector<float>{1.0f});
+    }
+    Analysis analysis = analyze(dir / "a", dir / "b");
+    std::vector<std::size_t> all(analysis.buffers.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    ASSERT_EQ(all.size(), 700u);
+    BufferPanel panel;
+    panel.resize(1600, 400);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    panel.setCell(uitest::finishedSnapshot(std::move(analysis)), QStringLiteral("all"), all);
+    QSortFilterProxyModel* proxy = panel.proxy();
+    int nearRow = -1, farRow = -1;
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+        const QString name = proxy->index(r, BufferListModel::NameColumn).data().toString();
+        if (name == QString::fromStdString(nearName)) nearRow = r;
+        if (name == QString::fromStdString(longName)) farRow = r;
+    }
+    ASSERT_GE(nearRow, 0);
+    ASSERT_GT(farRow, 300) << "the long name must lie far below the rows on screen";
+    const QFontMetrics metrics = panel.view()->fontMetrics();
+    const int width = panel.view()->columnWidth(BufferListModel::NameColumn);
+    EXPECT_GE(width, metrics.horizontalAdvance(QString::fromStdString(nearName)));
+    EXPECT_LT(width, metrics.horizontalAdvance(QString::fromStdString(longName)));
 }
