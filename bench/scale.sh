@@ -9,19 +9,22 @@
 #   ranks    n rank folders of 500 buffers each (4 steps), with a schema         8 ->      64
 # Usage: bench/scale.sh    (env: BUILD_DIR, TMPDIR, SMALL=1 for n/10 on every axis but ranks, whose
 #                          folders then hold 50 buffers; RUNS=3 CLI runs per pair, the median;
-#                          SKIP_GUI=1; GUI_LIMIT=120 seconds a window run may take, past which
+#                          GUI_RUNS=RUNS window runs per pair; SKIP_GUI=1; GUI_LIMIT=120
+#                          seconds a window run may take, past which
 #                          its figures read "> GUI_LIMIT"; AXES="steps schema npy roots ranks")
 # CLI: wall time of the whole process (from just before its fork to its wait) after one warm-up run, and its CPU
 # seconds (user + system from wait4()'s rusage, to the microsecond: the steadier figure on a busy
 # machine, where wall time also counts the wait for a core; GNU time's hundredths made the
-# exponent of a pair compared in 0.01 s noise), the medians; peak RSS (ru_maxrss, the worst run). Window: dumpscope-bench-gui --open, offscreen, one run per
-# pair: the time from openPair to the first verdict painted and to the last step compared, the
-# longest GUI-thread stall, and the process's peak RSS.
+# exponent of a pair compared in 0.01 s noise), the medians; peak RSS (ru_maxrss, the worst run).
+# Window: dumpscope-bench-gui --open, offscreen, GUI_RUNS runs per pair: the medians of the time
+# from openPair to the first verdict painted and to the last step compared (one run of a 0.3 s
+# pair varied by a third), the longest GUI-thread stall of any run, and the worst peak RSS.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD_DIR:-$ROOT/build-release}
 RUNS=${RUNS:-3}
+GUI_RUNS=${GUI_RUNS:-$RUNS}
 GUI_LIMIT=${GUI_LIMIT:-120}
 AXES=${AXES:-steps schema npy roots ranks}
 PY=/usr/bin/python3
@@ -126,15 +129,20 @@ measure() {
     gui_first=- gui_last=- gui_stall=- gui_kib=-
     if [ "$have_gui" = 1 ]; then
         : >"$WORK/gui"
-        if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
-            gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
-            rm -rf "$dir"
-            return
-        fi
-        gui_kib=$(cut -d' ' -f2 "$WORK/gui")
-        gui_first=$(awk '$1 == "first_verdict_painted_s" {print $2}' "$WORK/stdout")
-        gui_last=$(awk '$1 == "last_step_compared_s" {print $2}' "$WORK/stdout")
-        gui_stall=$(awk '$1 == "stall_max_s" {print $2}' "$WORK/stdout")
+        : >"$WORK/gui-times"
+        for ((r = 0; r < GUI_RUNS; r++)); do
+            if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
+                gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
+                rm -rf "$dir"
+                return
+            fi
+            awk '$1 == "first_verdict_painted_s" {f = $2} $1 == "last_step_compared_s" {l = $2}
+                 $1 == "stall_max_s" {s = $2} END {print f, l, s}' "$WORK/stdout" >>"$WORK/gui-times"
+        done
+        gui_kib=$(cut -d' ' -f2 "$WORK/gui" | sort -n | tail -1)
+        gui_first=$(cut -d' ' -f1 "$WORK/gui-times" | median)
+        gui_last=$(cut -d' ' -f2 "$WORK/gui-times" | median)
+        gui_stall=$(cut -d' ' -f3 "$WORK/gui-times" | sort -n | tail -1)
     fi
     rm -rf "$dir"
 }
@@ -161,4 +169,4 @@ echo "| axis | n → 10n | CLI: wall (exponent); CPU (exponent); peak RSS (expon
 echo "|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "- CLI: median of $RUNS runs after a warm-up; window: one run; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- CLI: median of $RUNS runs after a warm-up; window: median of $GUI_RUNS runs, the longest stall and peak RSS of any; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
