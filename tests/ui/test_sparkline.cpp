@@ -53,6 +53,13 @@ Analysis growingPair(const TempDir& dir, std::uint64_t yMissingAt = 1) {
     return analyze(dir / "a", dir / "b", options);
 }
 
+// The Growth column's sparkline of the row of buffer `name`.
+GrowthSparkline growthOfRow(const BufferListModel& model, const QString& name) {
+    return model.index(model.rowOf(name), BufferListModel::GrowthColumn)
+        .data(BufferListModel::GrowthRole)
+        .value<GrowthSparkline>();
+}
+
 const GrowthSeries& seriesNamed(const std::vector<GrowthSeries>& all, const std::string& name) {
     for (const auto& s : all)
         if (s.name == name) return s;
@@ -140,11 +147,7 @@ TEST(Sparkline, FollowsEverySnapshotOfTheCellShown) {
     ASSERT_EQ(planned.matrix.at(2).cells.at(0).buffers, cell);
     BufferListModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    auto growthOfX = [&] {
-        return model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
-            .data(BufferListModel::GrowthRole)
-            .value<GrowthSparkline>();
-    };
+    auto growthOfX = [&] { return growthOfRow(model, QStringLiteral("x")); };
     model.setBuffers(uitest::plannedSnapshot(planned), cell);
     EXPECT_EQ(growthOfX().points.at(2).nDiff, 0u) << "not compared yet";
     model.setBuffers(uitest::finishedSnapshot(finished), cell); // the same rows, new data
@@ -162,11 +165,7 @@ TEST(Sparkline, AnotherPlanOfAsManyBuffersIsIndexedAnew) {
     ASSERT_NE(after.buffers[2].name, before.buffers[2].name) << "the pairs' layouts must differ";
     BufferListModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    auto growthOfX = [&] {
-        return model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
-            .data(BufferListModel::GrowthRole)
-            .value<GrowthSparkline>();
-    };
+    auto growthOfX = [&] { return growthOfRow(model, QStringLiteral("x")); };
     model.setBuffers(uitest::finishedSnapshot(before), before.matrix.at(2).cells.at(0).buffers);
     EXPECT_EQ(growthOfX().points.at(1).nDiff, 1u);
     model.setBuffers(uitest::finishedSnapshot(after), after.matrix.at(2).cells.at(0).buffers);
