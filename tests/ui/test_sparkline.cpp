@@ -89,12 +89,12 @@ TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
             const std::string name =
                 model.index(r, BufferListModel::NameColumn).data().toString().toStdString();
             const GrowthSeries& want = seriesNamed(expected, name);
-            ASSERT_EQ(line.points.size(), want.points.size()) << name;
+            ASSERT_EQ(line.points().size(), want.points.size()) << name;
             for (std::size_t i = 0; i < want.points.size(); ++i) {
-                EXPECT_EQ(line.points[i].step, want.points[i].step);
-                EXPECT_EQ(line.points[i].status, want.points[i].status);
-                EXPECT_EQ(line.points[i].nDiff, want.points[i].nDiff);
-                EXPECT_EQ(line.points[i].maxAbsDelta, want.points[i].maxAbsDelta);
+                EXPECT_EQ(line.points()[i].step, want.points[i].step);
+                EXPECT_EQ(line.points()[i].status, want.points[i].status);
+                EXPECT_EQ(line.points()[i].nDiff, want.points[i].nDiff);
+                EXPECT_EQ(line.points()[i].maxAbsDelta, want.points[i].maxAbsDelta);
             }
             EXPECT_EQ(line.current, int(step)) << name;
         }
@@ -103,15 +103,18 @@ TEST(Sparkline, GrowthRoleIsTheCoresSeriesWithTheRowsStepMarked) {
     const GrowthSparkline x = model.index(model.rowOf(QStringLiteral("x")), 0)
                                   .data(BufferListModel::GrowthRole)
                                   .value<GrowthSparkline>();
-    ASSERT_EQ(x.points.size(), 3u);
-    EXPECT_EQ(x.points[0].nDiff, 0u);
-    EXPECT_EQ(x.points[1].nDiff, 1u);
-    EXPECT_EQ(x.points[2].nDiff, 3u);
-    EXPECT_EQ(x.points[2].maxAbsDelta, 1.0);
+    ASSERT_EQ(x.points().size(), 3u);
+    EXPECT_EQ(x.points()[0].nDiff, 0u);
+    EXPECT_EQ(x.points()[1].nDiff, 1u);
+    EXPECT_EQ(x.points()[2].nDiff, 3u);
+    EXPECT_EQ(x.points()[2].maxAbsDelta, 1.0);
     const GrowthSparkline y = model.index(model.rowOf(QStringLiteral("y")), 0)
                                   .data(BufferListModel::GrowthRole)
                                   .value<GrowthSparkline>();
-    EXPECT_EQ(y.points[1].status, Status::missing);
+    EXPECT_EQ(y.points()[1].status, Status::missing);
+    // Each read of a row shares the model's points: a long run's series is not copied per call.
+    EXPECT_EQ(growthOfRow(model, QStringLiteral("x")).shared, x.shared);
+    EXPECT_NE(y.shared, x.shared);
 
     const QString tip = model.index(model.rowOf(QStringLiteral("x")), BufferListModel::GrowthColumn)
                             .data(Qt::ToolTipRole)
@@ -149,10 +152,10 @@ TEST(Sparkline, FollowsEverySnapshotOfTheCellShown) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     auto growthOfX = [&] { return growthOfRow(model, QStringLiteral("x")); };
     model.setBuffers(uitest::plannedSnapshot(planned), cell);
-    EXPECT_EQ(growthOfX().points.at(2).nDiff, 0u) << "not compared yet";
+    EXPECT_EQ(growthOfX().points().at(2).nDiff, 0u) << "not compared yet";
     model.setBuffers(uitest::finishedSnapshot(finished), cell); // the same rows, new data
-    EXPECT_EQ(growthOfX().points.at(1).nDiff, 1u);
-    EXPECT_EQ(growthOfX().points.at(2).nDiff, 3u);
+    EXPECT_EQ(growthOfX().points().at(1).nDiff, 1u);
+    EXPECT_EQ(growthOfX().points().at(2).nDiff, 3u);
 }
 
 // The model's index of where each buffer's results are is the plan's: another pair of as many
@@ -167,10 +170,10 @@ TEST(Sparkline, AnotherPlanOfAsManyBuffersIsIndexedAnew) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     auto growthOfX = [&] { return growthOfRow(model, QStringLiteral("x")); };
     model.setBuffers(uitest::finishedSnapshot(before), before.matrix.at(2).cells.at(0).buffers);
-    EXPECT_EQ(growthOfX().points.at(1).nDiff, 1u);
+    EXPECT_EQ(growthOfX().points().at(1).nDiff, 1u);
     model.setBuffers(uitest::finishedSnapshot(after), after.matrix.at(2).cells.at(0).buffers);
     const auto expected = seriesNamed(growthSeries(after), "x").points;
-    const auto shown = growthOfX().points;
+    const auto shown = growthOfX().points();
     ASSERT_EQ(shown.size(), expected.size());
     for (std::size_t i = 0; i < shown.size(); ++i)
         EXPECT_EQ(shown[i].nDiff, expected[i].nDiff) << "step " << expected[i].step;
@@ -202,7 +205,7 @@ TEST(Sparkline, BarsGrowWithTheDifferingCount) {
     }
     // Pixels of each step's bar colour in the middle of its bar (5 px per step from x = 3).
     auto barPixels = [&](int step) {
-        const QColor colour = matrix_colors::diverge(line.points[std::size_t(step)].maxAbsDelta);
+        const QColor colour = matrix_colors::diverge(line.points()[std::size_t(step)].maxAbsDelta);
         int n = 0;
         for (int y = 0; y < image.height(); ++y)
             if (image.pixel(3 + 5 * step + 1, y) == colour.rgb()) ++n;

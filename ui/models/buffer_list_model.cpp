@@ -163,7 +163,8 @@ std::vector<std::size_t> BufferListModel::resultsOf(const BufferResult& b) const
     return results;
 }
 
-const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
+std::shared_ptr<const dumpscope::GrowthSeries>
+BufferListModel::sharedGrowthOf(const BufferResult& b) const {
     if (!m_snapshot) return nullptr;
     if (m_growthOf != m_snapshot->analysis) {
         m_growth.clear();
@@ -173,18 +174,27 @@ const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) 
     auto it = m_growth.find(key);
     if (it == m_growth.end())
         it = m_growth
-                 .emplace(key, dumpscope::growthSeriesOf(*m_snapshot->analysis, b.group, b.name,
-                                                         resultsOf(b)))
+                 .emplace(key,
+                          std::make_shared<const dumpscope::GrowthSeries>(dumpscope::growthSeriesOf(
+                              *m_snapshot->analysis, b.group, b.name, resultsOf(b))))
                  .first;
-    return &it->second;
+    return it->second;
+}
+
+const dumpscope::GrowthSeries* BufferListModel::growthOf(const BufferResult& b) const {
+    return sharedGrowthOf(b).get();
 }
 
 GrowthSparkline BufferListModel::sparkline(const BufferResult& b) const {
     GrowthSparkline line;
-    if (const auto* series = growthOf(b)) {
-        line.points = series->points;
-        for (std::size_t i = 0; i < line.points.size(); ++i)
-            if (line.points[i].step == b.step) line.current = static_cast<int>(i);
+    if (auto series = sharedGrowthOf(b)) {
+        const auto& points = series->points; // in the order of the analysis' steps
+        const auto at = std::lower_bound(
+            points.begin(), points.end(), b.step,
+            [](const dumpscope::GrowthPoint& p, std::uint64_t step) { return p.step < step; });
+        if (at != points.end() && at->step == b.step)
+            line.current = static_cast<int>(at - points.begin());
+        line.shared = std::shared_ptr<const std::vector<dumpscope::GrowthPoint>>(series, &points);
     }
     return line;
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -68,6 +69,8 @@ class BufferListModel : public QAbstractTableModel {
     QVariant sortKey(const dumpscope::BufferResult& buffer, int column) const;
     // The core's growth series of `buffer` (nullptr when it has none), and the point of its step.
     const dumpscope::GrowthSeries* growthOf(const dumpscope::BufferResult& buffer) const;
+    std::shared_ptr<const dumpscope::GrowthSeries>
+    sharedGrowthOf(const dumpscope::BufferResult& buffer) const;
     GrowthSparkline sparkline(const dumpscope::BufferResult& buffer) const;
     QString growthToolTip(const dumpscope::BufferResult& buffer) const;
     // The indices of `buffer`'s results at every step, in the order of the analysis' buffers.
@@ -91,7 +94,7 @@ class BufferListModel : public QAbstractTableModel {
     using BufferKey = std::pair<std::string, std::string>;
     static constexpr std::size_t kNoResult = static_cast<std::size_t>(-1);
     mutable std::shared_ptr<const dumpscope::Analysis> m_growthOf;
-    mutable std::map<BufferKey, dumpscope::GrowthSeries> m_growth;
+    mutable std::map<BufferKey, std::shared_ptr<const dumpscope::GrowthSeries>> m_growth;
     mutable std::unordered_map<std::uint64_t, std::size_t> m_firstResult;
     mutable std::vector<std::size_t> m_nextResult; // one per analysis->buffers when built
 };

@@ -36,13 +36,14 @@ void SparklineDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     const QVariant value = index.data(BufferListModel::GrowthRole);
     if (!value.canConvert<GrowthSparkline>()) return;
     const GrowthSparkline line = value.value<GrowthSparkline>();
-    if (line.points.empty()) return;
+    const auto& points = line.points();
+    if (points.empty()) return;
 
     const QRect area = option.rect.adjusted(3, 3, -3, -3);
-    const int n = static_cast<int>(line.points.size());
+    const int n = static_cast<int>(points.size());
     const double step = std::min<double>(kBarWidth, double(area.width()) / n);
     quint64 maxDiff = 0;
-    for (const auto& p : line.points)
+    for (const auto& p : points)
         maxDiff = std::max<quint64>(maxDiff, p.nDiff);
 
     painter->save();
@@ -51,7 +52,7 @@ void SparklineDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     painter->setPen(baseline);
     painter->drawLine(area.left(), area.bottom(), area.left() + int(step * n), area.bottom());
     for (int i = 0; i < n; ++i) {
-        const auto& p = line.points[std::size_t(i)];
+        const auto& p = points[std::size_t(i)];
         const double x = area.left() + step * i;
         const double w = std::max(1.0, step - 1.0);
         if (p.status == dumpscope::Status::missing) {
@@ -76,7 +77,7 @@ QSize SparklineDelegate::sizeHint(const QStyleOptionViewItem& option,
                                   const QModelIndex& index) const {
     const QVariant value = index.data(BufferListModel::GrowthRole);
     const int steps = value.canConvert<GrowthSparkline>()
-                          ? static_cast<int>(value.value<GrowthSparkline>().points.size())
+                          ? static_cast<int>(value.value<GrowthSparkline>().points().size())
                           : 0;
     const QSize base = QStyledItemDelegate::sizeHint(option, index);
     return {std::clamp(steps * kBarWidth + 8, 48, kMaxWidth), base.height()};
