@@ -95,9 +95,11 @@ TEST(MatrixModel, CellsMatchTheCoreMatrix) {
     EXPECT_EQ(model.indexOf(2, "K"), model.index(2, k));
     EXPECT_EQ(model.indexOf(2, "no such group"), QModelIndex());
     EXPECT_EQ(model.indexOf(99, "K"), QModelIndex());
-    for (int c = 0; c < model.columnCount(); ++c)
-        EXPECT_EQ(QString::fromStdString(model.groupId(c)),
-                  model.headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString());
+    for (int c = 0; c < model.columnCount(); ++c) {
+        EXPECT_EQ(model.groupId(c), an.matrix[0].cells[std::size_t(c)].group);
+        EXPECT_EQ(model.headerData(c, Qt::Horizontal, MatrixModel::GroupRole).toString(),
+                  QString::fromStdString(an.matrix[0].cells[std::size_t(c)].group));
+    }
     EXPECT_EQ(model.groupId(model.columnCount()), "");
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
