@@ -1,5 +1,6 @@
 #include "models/buffer_list_model.h"
 
+#include "models/name_pair_key.h"
 #include "widgets/matrix_colors.h"
 
 #include "dumpscope/tolerance_to_pass.h"
@@ -8,8 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <string_view>
 
 using dumpscope::BufferResult;
 using dumpscope::Status;
@@ -119,8 +118,7 @@ void BufferListModel::signalRows(const std::vector<std::size_t>& changedBuffers)
 }
 
 std::uint64_t BufferListModel::keyOf(const BufferResult& b) {
-    const std::uint64_t group = std::hash<std::string_view>{}(b.group);
-    return (group * 0x9e3779b97f4a7c15ULL) ^ std::hash<std::string_view>{}(b.name);
+    return namePairHash(b.group, b.name);
 }
 
 void BufferListModel::indexResults() const {

@@ -161,7 +161,7 @@ const std::string& MatrixModel::groupId(int column) const {
 
 QString MatrixModel::groupLabel(int column) const {
     if (!m_snapshot || m_rows == 0) return {};
-    const std::string& id = m_snapshot->analysis->matrix.front().cells[column].group;
+    const std::string& id = groupId(column);
     const auto* schema = m_snapshot->analysis->schema.get();
     const auto* group = schema ? schema->group(id) : nullptr;
     return QString::fromStdString(group ? group->label : id);
@@ -282,7 +282,7 @@ QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int r
     if (!m_snapshot || section < 0) return {};
     if (orientation == Qt::Horizontal) {
         if (section >= m_columns) return {};
-        const std::string& id = m_snapshot->analysis->matrix.front().cells[section].group;
+        const std::string& id = groupId(section);
         if (role == Qt::DisplayRole)
             return groupShortName(QString::fromStdString(id), groupLabel(section));
         if (role == Qt::ToolTipRole) return groupLabel(section);

@@ -2,11 +2,12 @@
 // buffers as links (cut, the rest on demand), the suggestion and the notes; and the links' clicks.
 #include "panels/verdict_panel.h"
 
+#include "models/name_pair_key.h"
+
 #include "dumpscope/verdict.h"
 
 #include <QLabel>
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,24 +17,6 @@
 namespace {
 
 const QString kShowAll = QString::fromLatin1(VerdictPanel::kShowAllLink);
-
-// A (group, buffer) pair as one key: neither a group id nor a buffer name holds a NUL.
-std::string groupBuffer(const std::string& group, const std::string& buffer) {
-    std::string key;
-    key.reserve(group.size() + 1 + buffer.size());
-    key.append(group).push_back('\0');
-    key.append(buffer);
-    return key;
-}
-
-// A (group, buffer) pair viewed where the analysis holds it.
-using NamePair = std::pair<std::string_view, std::string_view>;
-struct NamePairHash {
-    std::size_t operator()(const NamePair& p) const {
-        const std::size_t group = std::hash<std::string_view>{}(p.first);
-        return (group * 0x9e3779b97f4a7c15ULL) ^ std::hash<std::string_view>{}(p.second);
-    }
-};
 
 } // namespace
 
@@ -84,12 +67,12 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
     std::unordered_set<NamePair, NamePairHash> atRootStep;
     for (const auto& b : analysis.buffers)
         if (b.step == *cause.step && rootNames.count(b.name)) atRootStep.emplace(b.group, b.name);
-    const bool severalSources = cause.groups.size() > 1; // each source then shows its kind
-    std::unordered_map<std::string, QString> kindOf;     // of each source, by (group, buffer)
+    const bool severalSources = cause.groups.size() > 1;        // each source then shows its kind
+    std::unordered_map<NamePair, QString, NamePairHash> kindOf; // of each source
     if (severalSources)
         for (const auto& source : cause.sources) {
             const auto name = dumpscope::kindName(source.kind);
-            kindOf[groupBuffer(source.group, source.buffer)] += QStringLiteral(" (%1)").arg(
+            kindOf[NamePair(source.group, source.buffer)] += QStringLiteral(" (%1)").arg(
                 QString::fromUtf8(name.data(), static_cast<int>(name.size())));
         }
     QStringList parts;
@@ -109,7 +92,7 @@ void VerdictPanel::fillRootCause(const dumpscope::Analysis& analysis) {
             }
             QString shownBuffer = rootLink({*cause.step, group, QString::fromStdString(name)},
                                            QString::fromStdString(name));
-            if (const auto kind = kindOf.find(groupBuffer(groupId, name)); kind != kindOf.end())
+            if (const auto kind = kindOf.find(NamePair(groupId, name)); kind != kindOf.end())
                 shownBuffer += kind->second;
             buffers << shownBuffer;
         }
