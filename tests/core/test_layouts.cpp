@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <utility>
+
 using namespace dumpscope;
 namespace fs = std::filesystem;
 
@@ -178,6 +180,43 @@ TEST(Layouts, ARanksViewAndTheStepByRankOverview) {
     EXPECT_EQ(o.at(2, 1).status, Status::diverge);
     EXPECT_EQ(cellSeverity(Status::diverge), cellSeverity(Status::length_mismatch));
     EXPECT_GT(cellSeverity(Status::only_in_a), cellSeverity(Status::equal));
+}
+
+TEST(Layouts, AnOverviewBroughtUpToDateAsResultsComeIsTheOverviewOfTheResults) {
+    test::TempDir dir;
+    test::writeRankedPair(
+        dir.path(), 3, 4, [](int rank, int step) { return rank != 0 && step >= rank + 1; },
+        "rank_");
+    test::writeDump(dir / "a" / "rank_2", 4, "h_pi_logits", std::vector<float>{1}); // A only
+    Analysis live = plan(dir / "a", dir / "b");
+    RankOverview kept = rankOverview(live);
+    ASSERT_EQ(kept.ranks.size(), 3u);
+    std::size_t pendingCells = 0;
+    for (const auto& cell : kept.cells)
+        pendingCells += cell.nPending > 0;
+    EXPECT_EQ(pendingCells, kept.cells.size());
+    // In batches of three, as a window's snapshots take them, and at each the same overview as
+    // made anew from every buffer.
+    std::vector<std::size_t> batch;
+    int checks = 0;
+    const Analysis result = analyzePlanned(
+        live, {}, [&](std::size_t index, const BufferResult& r, std::size_t, std::size_t) {
+            live.buffers[index] = r;
+            batch.push_back(index);
+            if (batch.size() == 3) {
+                markCompared(kept, live, std::exchange(batch, {}));
+                EXPECT_EQ(kept.cells, rankOverview(live).cells);
+                ++checks;
+            }
+            return true;
+        });
+    markCompared(kept, live, batch);
+    EXPECT_GT(checks, 2);
+    EXPECT_EQ(kept.cells, rankOverview(result).cells);
+    EXPECT_EQ(kept.at(3, 2).status, Status::diverge);
+    EXPECT_EQ(kept.at(0, 1).status, Status::equal);
+    for (const auto& cell : kept.cells)
+        EXPECT_EQ(cell.nPending, 0u);
 }
 
 TEST(Layouts, WithoutHeadersASelfDescribingFileIsListedAsOneFile) {

@@ -12,6 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QTableView>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,18 @@ TEST(RankPanel, TheOverviewShowsWhereEachRankDivergesAndTheSelectorFiltersTheMat
         EXPECT_FALSE(overview->index(0, rank).data().isValid()) << rank; // step 1: equal
         EXPECT_EQ(overview->index(1, rank).data().toInt(), rank == 0 ? 0 : 1) << rank;
     }
+    // Each column shows its whole label and count, with widths made from the labels and counts
+    // rather than measured cell by cell.
+    QTableView* table = ranks->overview();
+    for (int column = 0; column < 3; ++column) {
+        EXPECT_GE(table->horizontalHeader()->sectionSize(column),
+                  table->horizontalHeader()->sectionSizeHint(column))
+            << column;
+        EXPECT_GE(table->columnWidth(column),
+                  static_cast<QAbstractItemView*>(table)->sizeHintForColumn(column))
+            << column;
+    }
+    EXPECT_EQ(table->horizontalHeader()->sectionResizeMode(0), QHeaderView::Fixed);
     EXPECT_TRUE(overview->index(1, 2)
                     .data(Qt::ToolTipRole)
                     .toString()

@@ -3,14 +3,18 @@
 // rows, chunks), never timed: a snapshot's work must follow what changed, not the run's length.
 #include "models/buffer_list_model.h"
 #include "models/matrix_model.h"
+#include "models/rank_overview_model.h"
+#include "panels/rank_panel.h"
 #include "test_support.h"
 #include "workers/analysis_worker.h"
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/rank_view.h"
 #include "dumpscope/schema.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QTableView>
 
 #include <gtest/gtest.h>
 
@@ -188,4 +192,44 @@ TEST(SnapshotChanges, ProgressSnapshotsShareTheListOfUnclassifiedFiles) {
         previous = s;
     });
     EXPECT_GE(shared, 1);
+}
+
+// A run of many ranks: each snapshot brings the worker's steps × ranks overview, the one its
+// results make, and the rank panel shows it as it is, changing the cells alone, instead of
+// walking every buffer on the GUI thread at each snapshot.
+TEST(SnapshotChanges, TheRankOverviewComesWithEachSnapshotAndTheCellsAloneChange) {
+    TempDir dir;
+    dumpscope::test::writeRankedPair(dir.path(), 6, 80,
+                                     [](int rank, int step) { return step > 40 + rank; });
+    AnalysisRequest request;
+    request.runA = QString::fromStdString((dir / "a").string());
+    request.runB = QString::fromStdString((dir / "b").string());
+    RankPanel panel;
+    auto* model = qobject_cast<RankOverviewModel*>(panel.overview()->model());
+    ASSERT_TRUE(model);
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+    int snapshots = 0;
+    bool sawPending = false;
+    runWorker(request, [&](const SnapshotPtr& s) {
+        ++snapshots;
+        ASSERT_TRUE(s->rankOverview);
+        const dumpscope::RankOverview made = dumpscope::rankOverview(*s->analysis);
+        EXPECT_EQ(s->rankOverview->steps, made.steps);
+        EXPECT_EQ(s->rankOverview->ranks, made.ranks);
+        EXPECT_EQ(s->rankOverview->cells, made.cells);
+        for (const auto& cell : made.cells)
+            sawPending |= cell.nPending > 0;
+        panel.setSnapshot(s.get());
+        EXPECT_EQ(&model->overview(), s->rankOverview.get());
+    });
+    EXPECT_GE(snapshots, 3); // planned, at least one share, final
+    EXPECT_TRUE(sawPending);
+    EXPECT_EQ(resets.size(), 1); // the planned snapshot's steps and ranks
+    EXPECT_EQ(changed.size(), snapshots - 1);
+    EXPECT_EQ(model->rowCount(), 80);
+    EXPECT_EQ(model->columnCount(), 6);
+    EXPECT_EQ(model->index(79, 5).data().toInt(), 1);
+    EXPECT_FALSE(model->index(39, 0).data().isValid()); // step 40: equal on rank 0
 }

@@ -15,8 +15,10 @@ class RankOverviewModel : public QAbstractTableModel {
 
     enum Roles { StepRole = Qt::UserRole + 1, RankRole };
 
-    void setAnalysis(const dumpscope::Analysis* analysis);
-    const dumpscope::RankOverview& overview() const { return m_overview; }
+    // Null clears it. An overview of the same steps and ranks as the one shown changes the cells
+    // alone (dataChanged): the view keeps its columns and selection as the results come.
+    void setOverview(std::shared_ptr<const dumpscope::RankOverview> overview);
+    const dumpscope::RankOverview& overview() const { return *m_overview; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -24,5 +26,6 @@ class RankOverviewModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
   private:
-    dumpscope::RankOverview m_overview;
+    std::shared_ptr<const dumpscope::RankOverview> m_overview =
+        std::make_shared<const dumpscope::RankOverview>(); // never null
 };

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,8 +18,10 @@ RankPanel::RankPanel(QWidget* parent)
     m_overview->setModel(m_model);
     m_overview->setSelectionMode(QAbstractItemView::SingleSelection);
     m_overview->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_overview->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_overview->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths from the labels and counts (fitColumns), not from every cell's size hint: a run of
+    // many ranks and steps has too many cells to measure at each snapshot.
+    m_overview->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_overview->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_overview->setToolTip(tr("Steps × ranks: where each rank diverges. Click a cell to show that "
                               "rank at that step."));
     auto* row = new QHBoxLayout;
@@ -45,9 +48,20 @@ RankPanel::RankPanel(QWidget* parent)
     });
 }
 
-void RankPanel::setAnalysis(const dumpscope::Analysis* analysis) {
-    m_model->setAnalysis(analysis && analysis->ranked ? analysis : nullptr);
-    const auto& ranks = m_model->overview().ranks;
+void RankPanel::setSnapshot(const AnalysisSnapshot* snapshot) {
+    const dumpscope::Analysis* analysis = snapshot ? snapshot->analysis.get() : nullptr;
+    std::shared_ptr<const dumpscope::RankOverview> overview;
+    if (analysis && analysis->ranked)
+        overview = snapshot->rankOverview ? snapshot->rankOverview
+                                          : std::make_shared<const dumpscope::RankOverview>(
+                                                dumpscope::rankOverview(*analysis));
+    const bool sameRanks = overview && overview->ranks == m_model->overview().ranks;
+    m_model->setOverview(std::move(overview));
+    if (!sameRanks) setRanks(m_model->overview().ranks);
+    fitColumns();
+}
+
+void RankPanel::setRanks(const std::vector<std::uint64_t>& ranks) {
     setVisible(!ranks.empty());
     // An empty overview shows no header either: it has no column to name.
     m_overview->horizontalHeader()->setVisible(!ranks.empty());
@@ -62,6 +76,22 @@ void RankPanel::setAnalysis(const dumpscope::Analysis* analysis) {
         emit rankChanged(m_rank);
     }
     m_selector->setCurrentIndex(m_rank ? m_selector->findData(qulonglong(*m_rank)) : 0);
+}
+
+// One width for every column: that of the last rank's label (the most digits) or of the largest
+// count, whichever is wider; Qt's measures of one section and one text, not of every cell.
+void RankPanel::fitColumns() {
+    const auto& o = m_model->overview();
+    std::size_t most = 0;
+    for (const auto& cell : o.cells)
+        most = std::max(most, cell.nDivergent);
+    QHeaderView* header = m_overview->horizontalHeader();
+    // The item delegate's margins around a cell's text: the focus frame's, and one pixel each.
+    const int margins =
+        2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_overview) + 1);
+    int width = m_overview->fontMetrics().horizontalAdvance(QString::number(most)) + margins;
+    if (!o.ranks.empty()) width = std::max(width, header->sectionSizeHint(int(o.ranks.size()) - 1));
+    if (header->defaultSectionSize() != width) header->setDefaultSectionSize(width);
 }
 
 void RankPanel::setRank(std::optional<std::uint64_t> rank) {

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "models/rank_overview_model.h"
+#include "workers/analysis_snapshot.h"
 
 #include <QWidget>
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 class QComboBox;
 class QTableView;
@@ -17,8 +19,9 @@ class RankPanel : public QWidget {
   public:
     explicit RankPanel(QWidget* parent = nullptr);
 
-    // The whole analysis (every rank); null clears the panel.
-    void setAnalysis(const dumpscope::Analysis* analysis);
+    // A snapshot of the whole analysis (every rank); null clears the panel. Its overview is the
+    // worker's (AnalysisSnapshot::rankOverview) where it has one, else made here.
+    void setSnapshot(const AnalysisSnapshot* snapshot);
     std::optional<std::uint64_t> rank() const { return m_rank; }
     void setRank(std::optional<std::uint64_t> rank);
 
@@ -32,6 +35,9 @@ class RankPanel : public QWidget {
     void stepChosen(quint64 step);
 
   private:
+    void setRanks(const std::vector<std::uint64_t>& ranks);
+    void fitColumns();
+
     QComboBox* m_selector;
     QTableView* m_overview;
     RankOverviewModel* m_model;

@@ -231,7 +231,7 @@ void TriageView::setSnapshot(SnapshotPtr snapshot, Pace pace, std::function<void
             keptBuffer = QString::fromStdString(buffers[b].name);
     }
     m_allRanks = snapshot;
-    m_rankPanel->setAnalysis(snapshot ? snapshot->analysis.get() : nullptr);
+    m_rankPanel->setSnapshot(snapshot.get());
     m_snapshot = shownOf(snapshot);
     m_matrixModel->setSnapshot(m_snapshot);
     if (!keptGroup.isEmpty() && !m_matrixView->currentIndex().isValid())
@@ -261,6 +261,7 @@ SnapshotPtr TriageView::shownOf(const SnapshotPtr& snapshot) const {
     view->planSerial = 0;
     view->changes.reset();
     view->bufferNames.reset(); // the rank's own, listed from its view
+    view->rankOverview.reset(); // every rank's, not the view's
     return view;
 }
 
@@ -309,7 +310,7 @@ void TriageView::clear() {
     m_snapshot.reset();
     m_allRanks.reset();
     m_rankPanel->setRank(std::nullopt);
-    m_rankPanel->setAnalysis(nullptr);
+    m_rankPanel->setSnapshot(nullptr);
     m_shownBuffer = -1;
     m_shownAnalysis.reset();
     m_matrixView->resetUserNavigated();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpscope/analyze.h"
+#include "dumpscope/rank_view.h"
 #include "dumpscope/result.h"
 
 #include <QMetaType>
@@ -41,6 +42,11 @@ struct AnalysisSnapshot {
     // every snapshot of it, so that the name search never lists a 100,000-buffer run on the GUI
     // thread. Null where a snapshot was made otherwise: the search lists them itself.
     std::shared_ptr<const QStringList> bufferNames;
+    // A ranked analysis' steps × ranks overview (dumpscope::rankOverview), made by the worker: it
+    // keeps one up to date as results come (dumpscope::markCompared), so that no snapshot of a run
+    // of many ranks walks its buffers on the GUI thread. Null for a run without ranks, and where a
+    // snapshot was made otherwise: the rank panel makes it itself.
+    std::shared_ptr<const dumpscope::RankOverview> rankOverview;
     // The planned snapshot's alone: both runs' files as the plan listed them, and when
     // (dumpscope::Analysis::listing), for the window's watcher to take as its baseline. Null in
     // every other snapshot: nothing else needs them, and they are as large as the run's file list.

@@ -6,6 +6,7 @@
 
 #include "dumpscope/analyze.h"
 #include "dumpscope/noise_floor.h"
+#include "dumpscope/rank_view.h"
 #include "dumpscope/result_cache.h"
 
 #include <QMetaObject>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -54,7 +56,9 @@ class LiveAnalysis {
   public:
     explicit LiveAnalysis(dumpscope::Analysis planned)
         : m_live(std::move(planned)),
-          m_names(std::make_shared<const QStringList>(sortedBufferNames(m_live))) {}
+          m_names(std::make_shared<const QStringList>(sortedBufferNames(m_live))) {
+        if (m_live.ranked) m_ranks = dumpscope::rankOverview(m_live);
+    }
     std::size_t size() const { return m_live.buffers.size(); }
 
     void setCompared(std::size_t index, const dumpscope::BufferResult& result) {
@@ -70,10 +74,12 @@ class LiveAnalysis {
         SnapshotChanges changes;
         changes.since = m_lastSerial;
         changes.cells = m_summary.compared(m_live, m_compared);
+        if (m_ranks) dumpscope::markCompared(*m_ranks, m_live, m_compared);
         std::sort(m_compared.begin(), m_compared.end());
         changes.buffers = std::exchange(m_compared, {});
         auto snapshot = makeSnapshot(releasedOffThread(m_live), nDone, total, false, m_planSerial);
         snapshot->bufferNames = m_names;
+        if (m_ranks) snapshot->rankOverview = std::make_shared<const dumpscope::RankOverview>(*m_ranks);
         if (m_lastSerial != 0) snapshot->changes = std::move(changes);
         m_lastSerial = snapshot->serial;
         m_planSerial = snapshot->planSerial;
@@ -90,6 +96,7 @@ class LiveAnalysis {
     // final result; a progress snapshot's verdict needs its first divergent step and exit code.
     dumpscope::LiveSummary m_summary{dumpscope::LiveVerdict::headline};
     std::vector<std::size_t> m_compared; // since the last snapshot
+    std::optional<dumpscope::RankOverview> m_ranks; // of a ranked run, as of m_compared
     std::uint64_t m_lastSerial = 0;
     std::uint64_t m_planSerial = 0; // the first snapshot's, the plan's
 };
@@ -255,6 +262,9 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
             auto final =
                 makeSnapshot(releasedOffThread(std::move(result)), n, n, true, live.planSerial());
             final->bufferNames = live.names();
+            if (final->analysis->ranked)
+                final->rankOverview = std::make_shared<const dumpscope::RankOverview>(
+                    dumpscope::rankOverview(*final->analysis));
             post([this, seq, final] {
                 m_running = false;
                 emit finished(seq, final);

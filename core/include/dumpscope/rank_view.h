@@ -26,6 +26,7 @@ struct RankCell {
     Status status = Status::missing;
     std::size_t nDivergent = 0;
     std::size_t nPending = 0;
+    bool operator==(const RankCell&) const = default;
 };
 
 // Steps × ranks of a ranked analysis: where each rank diverges.
@@ -38,5 +39,11 @@ struct RankOverview {
     }
 };
 RankOverview rankOverview(const Analysis& analysis);
+// Brings an overview made of an analysis in flight up to date: the buffers at `compared` were
+// pending when it was made (or last brought up to date) and are compared now in `analysis`, the
+// same plan. Costs what was compared, not the run, so that a window can keep the overview of a
+// run of many ranks as the results come; the result is rankOverview(analysis)'s.
+void markCompared(RankOverview& overview, const Analysis& analysis,
+                  const std::vector<std::size_t>& compared);
 
 } // namespace dumpscope
