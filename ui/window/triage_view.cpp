@@ -260,7 +260,7 @@ SnapshotPtr TriageView::shownOf(const SnapshotPtr& snapshot) const {
     view->serial = 0;
     view->planSerial = 0;
     view->changes.reset();
-    view->bufferNames.reset(); // the rank's own, listed from its view
+    view->bufferNames.reset();  // the rank's own, listed from its view
     view->rankOverview.reset(); // every rank's, not the view's
     return view;
 }

@@ -79,7 +79,8 @@ class LiveAnalysis {
         changes.buffers = std::exchange(m_compared, {});
         auto snapshot = makeSnapshot(releasedOffThread(m_live), nDone, total, false, m_planSerial);
         snapshot->bufferNames = m_names;
-        if (m_ranks) snapshot->rankOverview = std::make_shared<const dumpscope::RankOverview>(*m_ranks);
+        if (m_ranks)
+            snapshot->rankOverview = std::make_shared<const dumpscope::RankOverview>(*m_ranks);
         if (m_lastSerial != 0) snapshot->changes = std::move(changes);
         m_lastSerial = snapshot->serial;
         m_planSerial = snapshot->planSerial;
@@ -95,7 +96,7 @@ class LiveAnalysis {
     // The window shows the root cause and the culprits once the analysis is finished, from the
     // final result; a progress snapshot's verdict needs its first divergent step and exit code.
     dumpscope::LiveSummary m_summary{dumpscope::LiveVerdict::headline};
-    std::vector<std::size_t> m_compared; // since the last snapshot
+    std::vector<std::size_t> m_compared;            // since the last snapshot
     std::optional<dumpscope::RankOverview> m_ranks; // of a ranked run, as of m_compared
     std::uint64_t m_lastSerial = 0;
     std::uint64_t m_planSerial = 0; // the first snapshot's, the plan's
