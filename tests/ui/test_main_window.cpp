@@ -29,6 +29,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <utility>
 
 using namespace dumpscope;
 using dumpscope::test::TempDir;
@@ -212,10 +213,17 @@ TEST(MainWindow, CancelMidAnalysisThenReopenLeavesNoStaleCells) {
     w.window.openPair({QString::fromStdString((big / "a").string()),
                        QString::fromStdString((big / "b").string())});
     ASSERT_TRUE(w.window.isAnalysing());
-    // Let some cells fill in, then cancel while the worker is still going.
-    QSignalSpy progressed(w.triage().matrixModel(), &QAbstractItemModel::dataChanged);
-    ASSERT_TRUE(progressed.wait(60000));
-    w.window.cancelAnalysis();
+    // Cancelled as the first cells fill in, while that share is being shown: the worker may have
+    // compared the whole pair meanwhile (it is small), and its finish, posted already, is to be
+    // dropped. Cancelling after a wait for the share instead let that finish land first.
+    bool cancelledNow = false;
+    const auto onShare = QObject::connect(w.triage().matrixModel(),
+                                          &QAbstractItemModel::dataChanged, &w.window, [&] {
+                                              if (std::exchange(cancelledNow, true)) return;
+                                              w.window.cancelAnalysis();
+                                          });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return cancelledNow; }, 60000));
+    QObject::disconnect(onShare);
     EXPECT_EQ(cancelled.count(), 1);
     EXPECT_FALSE(w.window.isAnalysing());
     EXPECT_FALSE(w.triage().snapshot()->finished);
