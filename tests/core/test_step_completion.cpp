@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 using namespace dumpscope;
 using namespace std::chrono_literals;
 using Clock = StepCompletion::Clock;
@@ -127,6 +129,26 @@ TEST(StepCompletion, AnEmptyListingHasNoStep) {
     EXPECT_FALSE(rule.isComplete(0));
     EXPECT_EQ(rule.nextCompletion(), std::nullopt);
     EXPECT_EQ(rule.lastChange(), t0);
+}
+
+// A listing given shared is judged and kept as it is: a long run's listing (a file entry per
+// step) is never copied to be judged, and whoever listed it can keep it too.
+TEST(StepCompletion, ASharedListingIsKeptAsItIsNotCopied) {
+    StepCompletion rule(1s);
+    EXPECT_FALSE(rule.latestShared());
+    EXPECT_TRUE(rule.latest().steps.empty());
+    const auto listing = std::make_shared<const PairListing>(both({0, 1}));
+    rule.observe(listing, t0);
+    EXPECT_EQ(rule.latestShared(), listing);
+    EXPECT_EQ(&rule.latest(), listing.get());
+    EXPECT_EQ(rule.completeSteps(), (Steps{0}));
+    rule.observe(both({0, 1}), t0 + 1s); // the same files, listed again
+    EXPECT_NE(rule.latestShared(), listing);
+    EXPECT_EQ(rule.completeSteps(), (Steps{0, 1}));
+    EXPECT_EQ(rule.lastChange(), t0);
+    rule.clear();
+    EXPECT_FALSE(rule.latestShared());
+    EXPECT_TRUE(rule.latest().steps.empty());
 }
 
 // Only the time between listings that agree counts, not how many listings there were.

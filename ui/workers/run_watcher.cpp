@@ -188,7 +188,7 @@ void decide(const StepCompletion& completion, const PairListing& lastEmitted, in
     // emitted once the whole listing has kept still as long as a step must.
     const bool keptStill = *completion.listedAt() - *completion.lastChange() >= completion.settle();
     if (completesSomething(completion, lastEmitted) || keptStill) {
-        emitted = std::make_shared<const PairListing>(seen);
+        emitted = completion.latestShared();
         return;
     }
     Clock::time_point next = *completion.lastChange() + completion.settle();
@@ -217,13 +217,14 @@ void RunWatcher::startListing(std::shared_ptr<const PairListing> given, Clock::t
                                dirs = std::array<QString, 2>{m_runA, m_runB}, layout = m_layout,
                                lastEmitted = m_lastEmitted, intervalMs = m_debounceMs,
                                given = std::move(given), at] {
-        PairListing pair = given ? *given : listRuns(dirs, layout);
-        watchSet(dirs, pair, listing->newest, listing->folders);
-        listing->completion.observe(std::move(pair), given ? at : Clock::now());
-        // The plan's listing is the one last emitted as it is: a run's file list, not copied twice.
+        // The plan's listing is kept as it is, by the rule and as the one last emitted: a long
+        // run's file list, copied on this thread while the window's comparison runs, slowed it.
+        std::shared_ptr<const PairListing> pair =
+            given ? given : std::make_shared<const PairListing>(listRuns(dirs, layout));
+        watchSet(dirs, *pair, listing->newest, listing->folders);
+        listing->completion.observe(pair, given ? at : Clock::now());
         if (listing->baseline)
-            listing->emitted =
-                given ? given : std::make_shared<const PairListing>(listing->completion.latest());
+            listing->emitted = std::move(pair);
         else
             decide(listing->completion, *lastEmitted, intervalMs, listing->emitted,
                    listing->relistMs);

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,12 +58,17 @@ class StepCompletion {
     // a run starts at the first listing that shows its files there as they are now.
     void observe(const RunScan& a, const RunScan& b, Clock::time_point at);
     void observe(PairListing listing, Clock::time_point at);
+    // The same, kept as it is given (not null): a listing of a long run holds a file entry per
+    // step, and whoever listed it may keep it too (the window's plan, its watcher) without a copy.
+    void observe(std::shared_ptr<const PairListing> listing, Clock::time_point at);
     // Forgets every listing, as if none had been taken.
     void clear();
 
     // Whether a listing was taken; the answers below are as of the latest one.
     bool hasListing() const { return m_at.has_value(); }
-    const PairListing& latest() const { return m_latest; }
+    const PairListing& latest() const; // empty before the first
+    // The latest listing as it was given, to keep without a copy; null before the first.
+    const std::shared_ptr<const PairListing>& latestShared() const { return m_latest; }
     std::optional<Clock::time_point> listedAt() const { return m_at; }
 
     bool isComplete(std::uint64_t step) const;
@@ -89,7 +95,7 @@ class StepCompletion {
     bool doneIn(int run, std::uint64_t step, const Changed& changed) const;
 
     Clock::duration m_settle;
-    PairListing m_latest;
+    std::shared_ptr<const PairListing> m_latest; // null before the first listing
     std::map<std::uint64_t, Changed> m_changed;         // the steps of m_latest
     std::array<std::optional<std::uint64_t>, 2> m_last; // each run's newest step in m_latest
     std::optional<Clock::time_point> m_at, m_lastChange;

@@ -18,17 +18,27 @@ PairListing pairListing(const RunScan& a, const RunScan& b) {
 
 StepCompletion::StepCompletion(Clock::duration settle) : m_settle(settle) {}
 
+const PairListing& StepCompletion::latest() const {
+    static const PairListing none;
+    return m_latest ? *m_latest : none;
+}
+
 void StepCompletion::observe(const RunScan& a, const RunScan& b, Clock::time_point at) {
     observe(pairListing(a, b), at);
 }
 
 void StepCompletion::observe(PairListing listing, Clock::time_point at) {
-    if (!m_at || listing != m_latest) m_lastChange = at;
+    observe(std::make_shared<const PairListing>(std::move(listing)), at);
+}
+
+void StepCompletion::observe(std::shared_ptr<const PairListing> shared, Clock::time_point at) {
+    const PairListing& listing = *shared;
+    if (!m_at || listing != latest()) m_lastChange = at;
     std::map<std::uint64_t, Changed> changed;
     static const StepListing none;
     for (const auto& [step, files] : listing.steps) {
-        const auto before = m_latest.steps.find(step);
-        const StepListing& was = before == m_latest.steps.end() ? none : before->second;
+        const auto before = latest().steps.find(step);
+        const StepListing& was = before == latest().steps.end() ? none : before->second;
         const auto kept = m_changed.find(step);
         // A step new to the listing starts its interval now, in both runs.
         Changed when = kept == m_changed.end() ? Changed{at, at} : kept->second;
@@ -37,9 +47,9 @@ void StepCompletion::observe(PairListing listing, Clock::time_point at) {
         changed.emplace(step, when);
     }
     m_changed = std::move(changed);
-    m_latest = std::move(listing);
+    m_latest = std::move(shared);
     m_last = {};
-    for (const auto& [step, files] : m_latest.steps) {
+    for (const auto& [step, files] : latest().steps) {
         if (!files.a.empty()) m_last[0] = step;
         if (!files.b.empty()) m_last[1] = step;
     }
@@ -47,7 +57,7 @@ void StepCompletion::observe(PairListing listing, Clock::time_point at) {
 }
 
 void StepCompletion::clear() {
-    m_latest = {};
+    m_latest.reset();
     m_changed.clear();
     m_last = {};
     m_at.reset();
@@ -59,22 +69,22 @@ bool StepCompletion::doneIn(int run, std::uint64_t step, const Changed& changed)
 }
 
 bool StepCompletion::isComplete(std::uint64_t step) const {
-    const auto it = m_latest.steps.find(step);
-    if (it == m_latest.steps.end() || it->second.a.empty() || it->second.b.empty()) return false;
+    const auto it = latest().steps.find(step);
+    if (it == latest().steps.end() || it->second.a.empty() || it->second.b.empty()) return false;
     const Changed& changed = m_changed.at(step);
     return doneIn(0, step, changed) && doneIn(1, step, changed);
 }
 
 std::set<std::uint64_t> StepCompletion::completeSteps() const {
     std::set<std::uint64_t> complete;
-    for (const auto& [step, files] : m_latest.steps)
+    for (const auto& [step, files] : latest().steps)
         if (isComplete(step)) complete.insert(complete.end(), step);
     return complete;
 }
 
 std::optional<StepCompletion::Clock::time_point> StepCompletion::nextCompletion() const {
     std::optional<Clock::time_point> next;
-    for (const auto& [step, files] : m_latest.steps) {
+    for (const auto& [step, files] : latest().steps) {
         if (files.a.empty() || files.b.empty() || isComplete(step)) continue;
         // Complete once every run not done with it by a later step has kept still long enough.
         const Changed& changed = m_changed.at(step);
