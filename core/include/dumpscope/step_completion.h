@@ -95,7 +95,7 @@ class StepCompletion {
     bool doneIn(int run, std::uint64_t step, const Changed& changed) const;
 
     Clock::duration m_settle;
-    std::shared_ptr<const PairListing> m_latest; // null before the first listing
+    std::shared_ptr<const PairListing> m_latest;        // null before the first listing
     std::map<std::uint64_t, Changed> m_changed;         // the steps of m_latest
     std::array<std::optional<std::uint64_t>, 2> m_last; // each run's newest step in m_latest
     std::optional<Clock::time_point> m_at, m_lastChange;
