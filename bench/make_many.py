@@ -36,7 +36,7 @@ DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def short_name(i):
-    """Buffer i's name in base 62: 100,000 entries then fit the schema's 4 MiB limit."""
+    """Buffer i's name in base 62: a schema of 100,000 entries in under 4 MiB, quick to parse."""
     name = ""
     while True:
         name = DIGITS[i % 62] + name

@@ -109,7 +109,7 @@ TEST(CliSchemaErrors, AShapeThatDoesNotFitIsReportedOnItsBufferWhichIsStillCompa
         << text.out;
 }
 
-// What --schema names must be a regular file of at most 4 MiB: anything else is refused before
+// What --schema names must be a regular file of at most 32 MiB: anything else is refused before
 // a byte of it is read (a FIFO hung the CLI, /dev/zero made it abort on std::bad_alloc), with
 // what it is and no line or column.
 TEST(CliSchemaErrors, ASchemaThatIsNotARegularFileIsRefusedUnreadWithWhatItIs) {
@@ -124,7 +124,7 @@ TEST(CliSchemaErrors, ASchemaThatIsNotARegularFileIsRefusedUnreadWithWhatItIs) {
         {"/dev/zero", "the schema file is a character device, not a regular file"},
         {dir + "/schemas", "the schema file is a directory, not a regular file"},
         {dir + "/missing.json", "cannot open the schema file: No such file or directory"},
-        {dir + "/big.json", "the schema file is too large: 4194305 bytes, more than the 4 MiB a "
+        {dir + "/big.json", "the schema file is too large: 33554433 bytes, more than the 32 MiB a "
                             "schema may have"},
     };
     for (const auto& [schema, message] : cases) {

@@ -118,7 +118,7 @@ TEST(SchemaFile, ASocketIsRefused) {
 
 TEST(SchemaFile, AFileOverTheLimitIsRefusedWithTheLimitAndOneAtItLoads) {
     test::TempDir dir;
-    ASSERT_EQ(kMaxSchemaFileBytes, 4u << 20);
+    ASSERT_EQ(kMaxSchemaFileBytes, 32u << 20);
     std::string atLimit = kValid;
     atLimit.resize(kMaxSchemaFileBytes, ' ');
     test::writeText(dir / "at.json", atLimit);
@@ -127,7 +127,7 @@ TEST(SchemaFile, AFileOverTheLimitIsRefusedWithTheLimitAndOneAtItLoads) {
     test::writeText(dir / "over.json", atLimit + " ");
     EXPECT_EQ(refusal(dir / "over.json"),
               (dir / "over.json").string() +
-                  ": the schema file is too large: 4194305 bytes, more than the 4 MiB a schema "
+                  ": the schema file is too large: 33554433 bytes, more than the 32 MiB a schema "
                   "may have");
 }
 

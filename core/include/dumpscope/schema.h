@@ -105,9 +105,10 @@ class SchemaError : public std::runtime_error {
 // The reference script's schema (groups G..K, 31 buffers, dataflow), compiled in.
 const Schema& defaultSchema();
 
-// The largest schema file loadSchemaFile() reads. A schema is kilobytes (the default one is
-// about 4 KiB); the limit keeps a file named by mistake from being read into memory whole.
-inline constexpr std::uint64_t kMaxSchemaFileBytes = std::uint64_t{4} << 20;
+// The largest schema file loadSchemaFile() reads. The default schema is about 4 KiB; a model of
+// 100,000 named tensors, each with its file and type, is about 12 MiB; the limit keeps a file
+// named by mistake from being read into memory whole.
+inline constexpr std::uint64_t kMaxSchemaFileBytes = std::uint64_t{32} << 20;
 
 Schema parseSchema(std::string_view json, const std::string& sourceName);
 // Reads a regular file (symlinks followed) of at most kMaxSchemaFileBytes and parses it; a
