@@ -119,26 +119,33 @@ measure() {
     make_pair "$1" "$2" "$dir" >/dev/null
     [ -f "$dir/schema.json" ] && schema=(--schema "$dir/schema.json")
     : >"$WORK/cli"
+    : >"$WORK/gui"
+    : >"$WORK/gui-times"
     "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" >/dev/null 2>&1 || true # warms the page cache
-    for ((r = 0; r < RUNS; r++)); do
-        timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" || exit 2
+    # The CLI's runs and the window's alternate, so that both sample the same minutes of a
+    # machine whose speed moves from one minute to the next: the ratio compares like with like.
+    local gui_runs=0 timed_out=0
+    [ "$have_gui" = 1 ] && gui_runs=$GUI_RUNS
+    for ((r = 0; r < RUNS || r < gui_runs; r++)); do
+        if ((r < RUNS)); then
+            timed "$WORK/cli" "$CLI" --quiet "$dir/a" "$dir/b" "${schema[@]}" || exit 2
+        fi
+        if ((r < gui_runs && !timed_out)); then
+            if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
+                timed_out=1
+                continue
+            fi
+            awk '$1 == "first_verdict_painted_s" {f = $2} $1 == "last_step_compared_s" {l = $2}
+                 $1 == "stall_max_s" {s = $2} END {print f, l, s}' "$WORK/stdout" >>"$WORK/gui-times"
+        fi
     done
     cli_s=$(cut -d' ' -f1 "$WORK/cli" | median)
     cli_kib=$(cut -d' ' -f2 "$WORK/cli" | sort -n | tail -1)
     cli_cpu=$(cut -d' ' -f3 "$WORK/cli" | median)
     gui_first=- gui_last=- gui_stall=- gui_kib=-
-    if [ "$have_gui" = 1 ]; then
-        : >"$WORK/gui"
-        : >"$WORK/gui-times"
-        for ((r = 0; r < GUI_RUNS; r++)); do
-            if ! timed "$WORK/gui" timeout "$GUI_LIMIT" "$GUI" --open "$dir/a" "$dir/b" "${schema[@]}" 2>/dev/null; then
-                gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
-                rm -rf "$dir"
-                return
-            fi
-            awk '$1 == "first_verdict_painted_s" {f = $2} $1 == "last_step_compared_s" {l = $2}
-                 $1 == "stall_max_s" {s = $2} END {print f, l, s}' "$WORK/stdout" >>"$WORK/gui-times"
-        done
+    if ((timed_out)); then
+        gui_first=">$GUI_LIMIT" gui_last=">$GUI_LIMIT"
+    elif ((gui_runs > 0)); then
         gui_kib=$(cut -d' ' -f2 "$WORK/gui" | sort -n | tail -1)
         gui_first=$(cut -d' ' -f1 "$WORK/gui-times" | median)
         gui_last=$(cut -d' ' -f2 "$WORK/gui-times" | median)
@@ -169,4 +176,4 @@ echo "| axis | n → 10n | CLI: wall (exponent); CPU (exponent); peak RSS (expon
 echo "|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "- CLI: median of $RUNS runs after a warm-up; window: median of $GUI_RUNS runs, the longest stall and peak RSS of any; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- CLI: median of $RUNS runs after a warm-up; window: median of $GUI_RUNS runs, the longest stall and peak RSS of any, the two alternating; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
