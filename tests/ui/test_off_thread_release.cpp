@@ -13,6 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 TEST(OffThreadRelease, TheLastHolderDoesNotFreeTheAnalysisOnItsOwnThread) {
     std::mutex mutex;
     std::vector<std::thread::id> freedOn;
@@ -40,4 +43,34 @@ TEST(OffThreadRelease, TheLastHolderDoesNotFreeTheAnalysisOnItsOwnThread) {
     ASSERT_EQ(freedOn.size(), std::size_t(n));
     for (const auto& id : freedOn)
         EXPECT_NE(id, std::this_thread::get_id());
+}
+
+// What nobody shares any more (the worker's own copy of a finished analysis) goes to the same
+// thread, which frees at the lowest priority: on two cores it gives way to the GUI thread and
+// the comparison instead of taking a core from them while the verdict is shown.
+TEST(OffThreadRelease, AnAnalysisHandedOverIsFreedThereAtTheLowestPriority) {
+    std::mutex mutex;
+    std::vector<std::thread::id> freedOn;
+    std::vector<int> niceness;
+    const int mine = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    const std::size_t before = analysesReleasedOffThread();
+    dumpscope::Analysis analysis;
+    analysis.schema = std::shared_ptr<const dumpscope::Schema>(
+        new dumpscope::Schema, [&](const dumpscope::Schema* s) {
+            const std::lock_guard lock(mutex);
+            freedOn.push_back(std::this_thread::get_id());
+            niceness.push_back(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())));
+            delete s;
+        });
+    releaseOffThread(std::move(analysis));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (analysesReleasedOffThread() < before + 1 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(analysesReleasedOffThread(), before + 1);
+    const std::lock_guard lock(mutex);
+    ASSERT_EQ(freedOn.size(), 1u);
+    EXPECT_NE(freedOn[0], std::this_thread::get_id());
+    EXPECT_EQ(niceness[0], 19);
+    EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), mine)
+        << "the caller's own priority is left alone";
 }

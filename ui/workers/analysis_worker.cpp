@@ -87,6 +87,9 @@ class LiveAnalysis {
         return snapshot;
     }
     std::uint64_t planSerial() const { return m_planSerial; }
+    // Once the last snapshot is out: the live copy's chunks that no snapshot shares are freed
+    // on the release thread, not on this one while the window shows the verdict.
+    void release() { releaseOffThread(std::exchange(m_live, {})); }
     // The plan's buffer names, for the final snapshot too: the same buffers.
     const std::shared_ptr<const QStringList>& names() const { return m_names; }
 
@@ -270,6 +273,7 @@ void AnalysisWorker::run(std::shared_ptr<Job> job) {
                 m_running = false;
                 emit finished(seq, final);
             });
+            live.release();
         }
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());

@@ -6,6 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace {
 
 std::atomic<std::size_t> g_released{0};
@@ -32,6 +35,10 @@ class Releaser {
         std::thread([this] { run(); }).detach();
     }
     void run() {
+        // Linux gives each thread its own nice value: the freeing runs when the GUI thread and
+        // the comparison leave a core idle, and still runs, slowly, on a machine kept busy.
+        // A failure leaves it at the process' priority, as before.
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
         for (;;) {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [this] { return !m_queue.empty(); });
@@ -54,6 +61,10 @@ std::shared_ptr<const dumpscope::Analysis> releasedOffThread(dumpscope::Analysis
     return std::shared_ptr<const dumpscope::Analysis>(
         new dumpscope::Analysis(std::move(analysis)),
         [](const dumpscope::Analysis* a) { Releaser::instance().release(a); });
+}
+
+void releaseOffThread(dumpscope::Analysis analysis) {
+    Releaser::instance().release(new dumpscope::Analysis(std::move(analysis)));
 }
 
 std::size_t analysesReleasedOffThread() {
