@@ -6,9 +6,6 @@
 #include <mutex>
 #include <thread>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 namespace {
 
 std::atomic<std::size_t> g_released{0};
@@ -35,10 +32,9 @@ class Releaser {
         std::thread([this] { run(); }).detach();
     }
     void run() {
-        // Linux gives each thread its own nice value: the freeing runs when the GUI thread and
-        // the comparison leave a core idle, and still runs, slowly, on a machine kept busy.
-        // A failure leaves it at the process' priority, as before.
-        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+        // At the process' priority, not lower: freeing unmaps large blocks under the process'
+        // memory-map lock, and a thread starved while it holds that lock holds up the page
+        // faults of every other thread, the GUI thread's and the comparison's included.
         for (;;) {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [this] { return !m_queue.empty(); });

@@ -7,8 +7,6 @@
 // An analysis shared with the GUI whose memory, once its last holder lets go, is freed on a
 // thread of its own. The GUI thread drops the previous snapshot each time it takes the next one,
 // and a run of 100,000 buffers took it 90 ms to free: a frame stalled for memory nobody waits on.
-// That thread runs at the lowest priority, so that on a machine of few cores the freeing gives
-// way to the GUI thread (and to the comparison) rather than taking half a core from them.
 std::shared_ptr<const dumpscope::Analysis> releasedOffThread(dumpscope::Analysis analysis);
 // Frees an analysis nobody shares any more on that thread: the worker's own copy of a finished
 // analysis, which it would otherwise free while the window shows the final verdict.
