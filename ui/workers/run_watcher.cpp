@@ -217,8 +217,8 @@ void RunWatcher::startListing(std::shared_ptr<const PairListing> given, Clock::t
                                dirs = std::array<QString, 2>{m_runA, m_runB}, layout = m_layout,
                                lastEmitted = m_lastEmitted, intervalMs = m_debounceMs,
                                given = std::move(given), at] {
-        // The plan's listing is kept as it is, by the rule and as the one last emitted: a long
-        // run's file list, copied on this thread while the window's comparison runs, slowed it.
+        // The plan's listing is kept as it is, by the rule and as the one last emitted: a copy of
+        // a long run's file list here would take a core from the comparison running beside it.
         std::shared_ptr<const PairListing> pair =
             given ? given : std::make_shared<const PairListing>(listRuns(dirs, layout));
         watchSet(dirs, *pair, listing->newest, listing->folders);
